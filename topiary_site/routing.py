@@ -1,3 +1,11 @@
-"""Websocket routes, gathered from the apps that serve live pages."""
+"""Websocket routes, gathered from every app that has a ``routing`` module."""
+
+from importlib import import_module
+from importlib.util import find_spec
+
+from django.conf import settings
 
 websocket_urlpatterns: list = []
+for _app in settings.INSTALLED_APPS:
+    if "." not in _app and find_spec(f"{_app}.routing") is not None:
+        websocket_urlpatterns += import_module(f"{_app}.routing").websocket_urlpatterns

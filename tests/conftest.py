@@ -1,0 +1,126 @@
+"""Fixtures shared by the whole suite: real servers, a real browser.
+
+Tests that need PostgreSQL, Redis or Chromium skip with the reason when the
+server is absent. Under CI (``CI=true``) or with ``TOPIARY_REQUIRE_SERVICES=1``
+a missing server fails the test instead, so CI can never pass by skipping.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.support import servers
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def services_required() -> bool:
+    return os.environ.get("CI") == "true" or os.environ.get("TOPIARY_REQUIRE_SERVICES") == "1"
+
+
+def need(available: bool, reason: str) -> None:
+    """Skip (or, where servers are required, fail) when a real server is missing."""
+    if not available:
+        if services_required():
+            pytest.fail(f"required in CI: {reason}")
+        pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    url = os.environ.get("DATABASE_URL", "")
+    need(url.startswith("postgres"), "needs PostgreSQL: set DATABASE_URL=postgres://...")
+    return url
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    url = os.environ.get("REDIS_URL", "")
+    need(bool(url), "needs Redis: set REDIS_URL=redis://...")
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        client.ping()
+    except redis.ConnectionError:
+        need(False, f"Redis at {url} does not answer")
+    # The test Redis database is the suite's own: stale tasks or channel
+    # messages from an earlier run must not leak into this one.
+    client.flushdb()
+    return url
+
+
+@pytest.fixture(scope="session")
+def server_env(django_db_setup, django_db_blocker, postgres_url, redis_url) -> dict[str, str]:
+    """Environment for server processes: the test database and the test Redis."""
+    from django.db import connection
+
+    with django_db_blocker.unblock():
+        database_url = servers.test_database_url(connection.settings_dict)
+    return {
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "DEBUG": "1",
+        "PYTHONUNBUFFERED": "1",
+    }
+
+
+@pytest.fixture(scope="session")
+def server_logs(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("server-logs")
+
+
+@pytest.fixture(scope="session")
+def asgi_server(server_env, server_logs):
+    """A real ASGI web process (the Procfile's ``web``); yields its base URL.
+
+    Tests using it must also use ``transactional_db`` so their data is
+    committed where the server can see it.
+    """
+    proc, url = servers.start_web(server_env, server_logs)
+    yield url
+    proc.stop()
+
+
+@pytest.fixture(scope="session")
+def celery_worker(server_env, server_logs):
+    """A real Celery worker process (the Procfile's ``worker``)."""
+    proc = servers.start_worker(server_env, server_logs)
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium driven by Playwright, headless."""
+    need(CHROMIUM.exists(), "needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh browser context (no cookies) and page."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()

@@ -1,0 +1,124 @@
+"""Real servers for tests: the ASGI web process, the Celery worker and beat.
+
+They are started with the very commands of the project's Procfile (the same
+ones docker-compose runs), against the test database and the test Redis, so a
+test that uses them exercises what production runs.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from contextlib import closing
+from pathlib import Path
+from urllib.parse import urlparse, urlunparse
+
+ROOT = Path(__file__).resolve().parents[2]
+VENV_BIN = Path(sys.executable).parent
+
+
+def procfile_commands(path: Path = ROOT / "Procfile") -> dict[str, str]:
+    """The Procfile's process types and their commands."""
+    commands = {}
+    for line in path.read_text().splitlines():
+        match = re.match(r"^([a-z][a-z0-9_-]*):\s*(.+)$", line.strip())
+        if match:
+            commands[match[1]] = match[2]
+    return commands
+
+
+def free_port() -> int:
+    with closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_database_url(settings_dict: dict) -> str:
+    """A DATABASE_URL pointing at the database the test run is using."""
+    base = urlparse(os.environ["DATABASE_URL"])
+    return urlunparse(base._replace(path="/" + settings_dict["NAME"]))
+
+
+class Process:
+    """One Procfile process running in the background, with its output kept in a log file."""
+
+    def __init__(self, kind: str, env: dict[str, str], log_dir: Path):
+        self.kind = kind
+        self.log_path = log_dir / f"{kind}-{env.get('PORT', 'x')}.log"
+        self._log = self.log_path.open("wb")
+        full_env = {**os.environ, **env, "PATH": f"{VENV_BIN}:{os.environ.get('PATH', '')}"}
+        self.popen = subprocess.Popen(
+            ["bash", "-c", "exec " + procfile_commands()[kind]],
+            cwd=ROOT,
+            env=full_env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def wait_for_log(self, needle: str, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if needle in self.log():
+                return
+            if self.popen.poll() is not None:
+                raise RuntimeError(f"{self.kind} exited early:\n{self.log()[-3000:]}")
+            time.sleep(0.1)
+        raise RuntimeError(f"{self.kind} not ready after {timeout}s:\n{self.log()[-3000:]}")
+
+    def wait_for_port(self, port: int, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.popen.poll() is not None:
+                raise RuntimeError(f"{self.kind} exited early:\n{self.log()[-3000:]}")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"{self.kind} not listening after {timeout}s:\n{self.log()[-3000:]}")
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 20) -> None:
+        if self.popen.poll() is None:
+            os.killpg(self.popen.pid, sig)
+            try:
+                self.popen.wait(timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.popen.pid, signal.SIGKILL)
+                self.popen.wait()
+        self._log.close()
+
+    def kill(self) -> None:
+        """Kill hard, as a crashed machine would."""
+        self.stop(signal.SIGKILL)
+
+
+def start_web(env: dict[str, str], log_dir: Path) -> tuple[Process, str]:
+    """Start the ``web`` process on a free port; returns it and its base URL."""
+    port = free_port()
+    proc = Process("web", {**env, "PORT": str(port)}, log_dir)
+    proc.wait_for_port(port)
+    return proc, f"http://127.0.0.1:{port}"
+
+
+def start_worker(env: dict[str, str], log_dir: Path) -> Process:
+    """Start a Celery ``worker`` and wait until it is consuming."""
+    proc = Process("worker", {**env, "PORT": str(free_port())}, log_dir)
+    proc.wait_for_log("ready.")
+    return proc
+
+
+def start_beat(env: dict[str, str], log_dir: Path) -> Process:
+    """Start Celery ``beat`` with a schedule file of its own."""
+    schedule = log_dir / f"beat-schedule-{free_port()}"
+    proc = Process("beat", {**env, "CELERY_BEAT_SCHEDULE_FILENAME": str(schedule)}, log_dir)
+    proc.wait_for_log("beat: Starting")
+    return proc
