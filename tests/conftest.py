@@ -105,9 +105,12 @@ def celery_worker(server_env, server_logs):
 @pytest.fixture(scope="session")
 def browser():
     """Debian's Chromium driven by Playwright, headless."""
-    need(CHROMIUM.exists(), "needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)")
+    need(CHROMIUM.exists(), "needs Debian's chromium (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 
+    # Playwright's sync API keeps an event loop alive in this thread, which makes
+    # Django refuse ORM calls (database flushes between tests included).
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS

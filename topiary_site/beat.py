@@ -11,6 +11,6 @@ from importlib.util import find_spec
 def collect(apps: list[str]) -> dict:
     schedule: dict = {}
     for app in apps:
-        if "." not in app and find_spec(f"{app}.schedule") is not None:
+        if find_spec(f"{app}.schedule") is not None:
             schedule.update(import_module(f"{app}.schedule").BEAT_SCHEDULE)
     return schedule

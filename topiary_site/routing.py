@@ -6,6 +6,6 @@ from importlib.util import find_spec
 from django.conf import settings
 
 websocket_urlpatterns: list = []
-for _app in settings.INSTALLED_APPS:
-    if "." not in _app and find_spec(f"{_app}.routing") is not None:
+for _app in settings.LOCAL_APPS:
+    if find_spec(f"{_app}.routing") is not None:
         websocket_urlpatterns += import_module(f"{_app}.routing").websocket_urlpatterns

@@ -49,6 +49,7 @@ SECRET_KEY = env("SECRET_KEY") or "insecure-embedded-default-key-do-not-use-in-p
 ALLOWED_HOSTS = [h for h in env("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in env("CSRF_TRUSTED_ORIGINS").split(",") if o]
 
+LOCAL_APPS = ["accounts", "games", "ratings", "puzzles", "tournaments"]
 INSTALLED_APPS = [
     "daphne",
     "django.contrib.admin",
@@ -58,11 +59,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
-    "accounts",
-    "games",
-    "ratings",
-    "puzzles",
-    "tournaments",
+    *LOCAL_APPS,
 ]
 
 MIDDLEWARE = [
@@ -148,9 +145,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
-CELERY_BEAT_SCHEDULE = beat.collect(INSTALLED_APPS)
+CELERY_BEAT_SCHEDULE = beat.collect(LOCAL_APPS)
 CELERY_BEAT_SCHEDULE_FILENAME = env(
-    "CELERY_BEAT_SCHEDULE_FILENAME", str(Path(tempfile.gettempdir()) / "topiary-celerybeat-schedule")
+    "CELERY_BEAT_SCHEDULE_FILENAME", str(Path(tempfile.gettempdir()) / "topiary-beat")
 )
 
 AUTH_PASSWORD_VALIDATORS = [
