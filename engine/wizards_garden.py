@@ -1,0 +1,761 @@
+"""Wizards' Garden (rulebook seed 002): rules, notation, records and views.
+
+The rules are /work/shared/rules/WIZARDS_GARDEN.md; the text forms are
+NOTATION.md's. The module offers the shape every game module shares (see
+docs/ENGINE_API.md): ``NAME``, ``Options``, ``new_game``, ``state_from_json``,
+``make_record``, ``replay``, ``State`` and ``View``.
+
+    from engine import wizards_garden as wg
+    state = wg.new_game(wg.Options(), seed=7)
+    state = state.apply("b2B")
+    state.legal_moves()
+
+Board as bits: cell ``a1`` is bit 0, ``d1`` bit 3, ``a2`` bit 4, ``d4`` bit 15
+(file first, then rank). A position holds two 16-bit masks, one for the seeds
+showing white and one for those showing black; the 10 lines and each cell's
+orthogonal neighbours are precomputed masks.
+
+Fast path for bots and playouts: a move is also a small int, its *code*.
+Bits 0-3 are the cell, bit 4 is set for a black seed, bit 5 is set when the
+move must name its harvest in notation (more than one maximal set of lines to
+choose from) and bits 6-15 are the harvested lines, in ``LINE_NAMES`` order.
+``state.move_codes()`` gives the legal codes, ``state.apply_code(code)`` plays
+one without checking it (pass only codes from ``move_codes()`` of the same
+state), ``move_name(code)`` is its notation and ``state.code_of(move)`` checks a
+move in notation and gives its code.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.errors import EngineError, IllegalMove, NotationError, RecordError
+from engine.rng import Rng
+
+NAME = "wizards_garden"
+
+#: Seeds in the game, all in the basket before setup.
+SEEDS = 20
+#: Seeds placed in setup (2 per player).
+SETUP_SEEDS = 4
+#: Seeds that go back to the basket for each harvested line (the fourth becomes a flower).
+RETURNED_PER_LINE = 3
+
+SETUP, PLAY, OVER = "setup", "play", "over"
+WHITE, BLACK = "W", "B"
+EMPTY = "."
+
+FILES = "abcd"
+#: Cell names by bit index.
+CELLS = tuple(f"{FILES[i % 4]}{i // 4 + 1}" for i in range(16))
+_CELL_INDEX = {name: i for i, name in enumerate(CELLS)}
+FULL_BOARD = (1 << 16) - 1
+_NOT_FILE_A = FULL_BOARD & ~sum(1 << (4 * rank) for rank in range(4))
+_NOT_FILE_D = FULL_BOARD & ~sum(1 << (4 * rank + 3) for rank in range(4))
+
+
+def _mask(cells: Iterable[tuple[int, int]]) -> int:
+    """The mask of (file, rank) pairs, both 0-based."""
+    return sum(1 << (4 * rank + file) for file, rank in cells)
+
+
+def _spread(mask: int) -> int:
+    """Every cell orthogonally adjacent to a cell of ``mask``."""
+    return (
+        ((mask << 1) & _NOT_FILE_A)
+        | ((mask >> 1) & _NOT_FILE_D)
+        | ((mask << 4) & FULL_BOARD)
+        | (mask >> 4)
+    )
+
+
+#: Orthogonal neighbours of each cell, by bit index.
+NEIGHBOURS = tuple(_spread(1 << i) for i in range(16))
+
+_LINES = (
+    [(f"a{r + 1}-d{r + 1}", _mask((f, r) for f in range(4))) for r in range(4)]
+    + [(f"{FILES[f]}1-{FILES[f]}4", _mask((f, r) for r in range(4))) for f in range(4)]
+    + [("a1-d4", _mask((i, i) for i in range(4))), ("a4-d1", _mask((i, 3 - i) for i in range(4)))]
+)
+#: The 10 lines by their end cells: rows, then columns, then the two long diagonals.
+LINE_NAMES = tuple(name for name, _ in _LINES)
+LINE_MASKS = tuple(mask for _, mask in _LINES)
+_LINE_INDEX = {name: k for k, name in enumerate(LINE_NAMES)}
+_LINES_THROUGH = tuple(
+    tuple(k for k, mask in enumerate(LINE_MASKS) if mask >> i & 1) for i in range(16)
+)
+
+_CELL_BITS, _BLACK_BIT, _NAMED_BIT, _LINES_SHIFT = 0xF, 1 << 4, 1 << 5, 6
+_MOVE = re.compile(r"([a-d][1-4])([WB])(?:/(.*))?", re.DOTALL)
+
+
+def _bits(mask: int) -> Iterator[int]:
+    """The indices of the set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _lines_text(lines: int) -> str:
+    """A set of lines (bits over ``LINE_NAMES``) in notation: names sorted, comma-separated."""
+    return ",".join(sorted(LINE_NAMES[k] for k in _bits(lines)))
+
+
+def _full_lines(white: int, black: int) -> int:
+    """The harvest conditions: lines (bits over ``LINE_NAMES``) of four seeds of one colour."""
+    full = 0
+    for k, mask in enumerate(LINE_MASKS):
+        if white & mask == mask or black & mask == mask:
+            full |= 1 << k
+    return full
+
+
+@functools.cache
+def _harvest_choices(full: int) -> tuple[int, ...]:
+    """The maximal sets of pairwise disjoint lines among ``full``, in notation order.
+
+    With no harvest condition the one choice is the empty set.
+    """
+    lines = list(_bits(full))
+    disjoint = []
+    for pick in range(1 << len(lines)):
+        chosen = [lines[j] for j in range(len(lines)) if pick >> j & 1]
+        covered = 0
+        for k in chosen:
+            if covered & LINE_MASKS[k]:
+                break
+            covered |= LINE_MASKS[k]
+        else:
+            disjoint.append(sum(1 << k for k in chosen))
+    maximal = [s for s in disjoint if not any(s != t and s & t == s for t in disjoint)]
+    return tuple(sorted(maximal, key=_lines_text))
+
+
+def move_name(code: int) -> str:
+    """The notation of a move code: ``b2B``, or ``b2B/a1-d4`` when the harvest must be named."""
+    text = CELLS[code & _CELL_BITS] + (BLACK if code & _BLACK_BIT else WHITE)
+    if code & _NAMED_BIT:
+        text += "/" + _lines_text(code >> _LINES_SHIFT)
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Rule options. ``setup_apart``: setup seeds may not be orthogonally adjacent."""
+
+    setup_apart: bool = False
+
+    @classmethod
+    def from_json(cls, data: Any) -> Options:
+        """Options from JSON; ``None`` or left-out options take their defaults."""
+        if data is None:
+            return cls()
+        if not isinstance(data, dict):
+            raise NotationError(f"field 'options' must be an object, got {data!r}")
+        unknown = sorted(set(data) - {"setup_apart"})
+        if unknown:
+            raise NotationError(
+                f"unknown option {unknown[0]!r}: the Wizards' Garden option is setup_apart"
+            )
+        setup_apart = data.get("setup_apart", False)
+        if not isinstance(setup_apart, bool):
+            raise NotationError(f"option 'setup_apart' must be true or false, got {setup_apart!r}")
+        return cls(setup_apart=setup_apart)
+
+    def to_json(self) -> dict:
+        """Every option, as JSON."""
+        return {"setup_apart": self.setup_apart}
+
+
+def _score(harvested: tuple[tuple[int, int], ...], staff: int | None) -> dict:
+    """NOTATION.md's score JSON: flowers per seat (``total`` as Topiary names it) and winners.
+
+    A draw (equal flowers, nobody holding the staff) lists both seats as winners.
+    """
+    scores = [
+        {"seat": seat, "W": w, "B": b, "flowers": w + b, "staff": staff == seat, "total": w + b}
+        for seat, (w, b) in enumerate(harvested)
+    ]
+    first, second = (entry["flowers"] for entry in scores)
+    if first != second:
+        winners = [0 if first > second else 1]
+    elif staff is not None:
+        winners = [staff]
+    else:
+        winners = [0, 1]
+    return {"scores": scores, "winners": winners}
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """A full position. Immutable and hashable: ``apply`` returns a new state.
+
+    ``white`` and ``black`` are the masks of seeds showing each side;
+    ``harvested`` holds (white, black) flowers per seat; ``staff`` is the seat
+    holding the Wizard's Staff or None. When the game is over, ``to_move`` is
+    the seat that could not plant.
+    """
+
+    white: int
+    black: int
+    basket: int
+    harvested: tuple[tuple[int, int], tuple[int, int]]
+    staff: int | None
+    to_move: int
+    phase: str
+    options: Options = Options()
+
+    @property
+    def players(self) -> int:
+        """Number of seats: always 2."""
+        return 2
+
+    @property
+    def is_over(self) -> bool:
+        """True once the player to move cannot plant."""
+        return self.phase == OVER
+
+    @property
+    def occupied(self) -> int:
+        """The mask of cells holding a seed."""
+        return self.white | self.black
+
+    def cell(self, name: str) -> str:
+        """What a cell holds: ``W``, ``B`` or ``.``."""
+        bit = 1 << _CELL_INDEX[name]
+        return WHITE if self.white & bit else BLACK if self.black & bit else EMPTY
+
+    def end_reason(self) -> str | None:
+        """Why the player to move cannot plant (basket empty, board empty or full), else None."""
+        if self.phase == SETUP:
+            return None
+        if self.basket == 0:
+            return "the basket is empty"
+        if self.occupied == 0:
+            return "the board is empty"
+        if self.occupied == FULL_BOARD:
+            return "the board is full"
+        return None
+
+    def _setup_line(self, cell: int, black: bool) -> str | None:
+        """The line a setup placement would complete as four seeds of one colour, if any."""
+        own = (self.black if black else self.white) | 1 << cell
+        for k in _LINES_THROUGH[cell]:
+            if own & LINE_MASKS[k] == LINE_MASKS[k]:
+                return LINE_NAMES[k]
+        return None
+
+    def _planted(self, cell: int, black: bool) -> tuple[int, int]:
+        """The (white, black) masks after planting on ``cell`` and flipping its neighbours."""
+        flips = NEIGHBOURS[cell] & self.occupied
+        white, black_mask = self.white ^ flips, self.black ^ flips
+        if black:
+            return white, black_mask | 1 << cell
+        return white | 1 << cell, black_mask
+
+    def move_codes(self) -> tuple[int, ...]:
+        """The legal moves as codes (see the module docstring); empty when the game is over."""
+        if self.phase == OVER:
+            return ()
+        occupied = self.occupied
+        codes = []
+        if self.phase == SETUP:
+            free = FULL_BOARD & ~occupied
+            if self.options.setup_apart:
+                free &= ~_spread(occupied)
+            for cell in _bits(free):
+                for black in (False, True):
+                    if self._setup_line(cell, black) is None:
+                        codes.append(cell | black * _BLACK_BIT)
+            return tuple(codes)
+        for cell in _bits(_spread(occupied) & ~occupied):
+            for black in (False, True):
+                choices = _harvest_choices(_full_lines(*self._planted(cell, black)))
+                named = _NAMED_BIT if len(choices) > 1 else 0
+                for lines in choices:
+                    codes.append(cell | black * _BLACK_BIT | named | lines << _LINES_SHIFT)
+        return tuple(codes)
+
+    def legal_moves(self) -> list[str]:
+        """The mover's legal moves in notation, sorted, each once."""
+        return sorted(move_name(code) for code in self.move_codes())
+
+    def apply_code(self, code: int) -> State:
+        """The state after a move code from ``move_codes()``; the code is not checked."""
+        cell = code & _CELL_BITS
+        black = bool(code & _BLACK_BIT)
+        mover = self.to_move
+        if self.phase == SETUP:
+            bit = 1 << cell
+            white = self.white | (0 if black else bit)
+            black_mask = self.black | (bit if black else 0)
+            placed = (white | black_mask).bit_count()
+            return State(
+                white=white,
+                black=black_mask,
+                basket=self.basket - 1,
+                harvested=self.harvested,
+                staff=self.staff,
+                to_move=1 - mover,
+                phase=PLAY if placed == SETUP_SEEDS else SETUP,
+                options=self.options,
+            )
+        white, black_mask = self._planted(cell, black)
+        basket = self.basket - 1
+        harvested = list(self.harvested)
+        staff = self.staff
+        removed = 0
+        for k in _bits(code >> _LINES_SHIFT):
+            line = LINE_MASKS[k]
+            w, b = harvested[mover]
+            if black_mask & line == line:
+                harvested[mover] = (w, b + 1)
+                staff = mover
+            else:
+                harvested[mover] = (w + 1, b)
+            removed |= line
+            basket += RETURNED_PER_LINE
+        white &= ~removed
+        black_mask &= ~removed
+        occupied = white | black_mask
+        over = basket == 0 or occupied == 0 or occupied == FULL_BOARD
+        return State(
+            white=white,
+            black=black_mask,
+            basket=basket,
+            harvested=(harvested[0], harvested[1]),
+            staff=staff,
+            to_move=1 - mover,
+            phase=OVER if over else PLAY,
+            options=self.options,
+        )
+
+    def code_of(self, move: str, seat: int | None = None) -> int:
+        """The code of a move in notation, checked against the rules.
+
+        ``seat``, when given, must be the seat to move. Raises ``IllegalMove``
+        saying why the move is not allowed (or not understood).
+        """
+        if not isinstance(move, str):
+            raise IllegalMove(f"a move is text like 'b2B', got {move!r}")
+        if self.phase == OVER:
+            raise IllegalMove(f"the game is over: {self.end_reason()}")
+        if seat is not None and seat != self.to_move:
+            raise IllegalMove(f"not your turn: seat {self.to_move} is to move")
+        match = _MOVE.fullmatch(move)
+        if match is None:
+            raise IllegalMove(
+                f"malformed move {move!r}: expected a cell a1-d4 and a side W or B, like 'b2B',"
+                " and '/' with the lines when naming a harvest, like 'b2B/a1-d4'"
+            )
+        cell_name, side, suffix = match.groups()
+        cell, black, head = _CELL_INDEX[cell_name], side == BLACK, cell_name + side
+        occupied = self.occupied
+        if occupied >> cell & 1:
+            raise IllegalMove(f"{cell_name} is occupied")
+        if self.phase == SETUP:
+            if suffix is not None:
+                raise IllegalMove(
+                    f"{move}: a setup placement harvests nothing, so it names no lines"
+                )
+            if self.options.setup_apart and NEIGHBOURS[cell] & occupied:
+                raise IllegalMove(
+                    f"{cell_name} is next to a seed: setup_apart keeps setup seeds apart"
+                )
+            line = self._setup_line(cell, black)
+            if line is not None:
+                raise IllegalMove(
+                    f"{head} would complete {line} as four {side} seeds,"
+                    " which a setup placement may not do"
+                )
+            return cell | black * _BLACK_BIT
+        if not NEIGHBOURS[cell] & occupied:
+            raise IllegalMove(
+                f"{cell_name} is not next to a seed: plant orthogonally adjacent to a seed"
+            )
+        full = _full_lines(*self._planted(cell, black))
+        choices = _harvest_choices(full)
+        named = _NAMED_BIT if len(choices) > 1 else 0
+        code = cell | black * _BLACK_BIT | named
+        if suffix is None:
+            if named:
+                options = ", ".join(f"{head}/{_lines_text(c)}" for c in choices)
+                raise IllegalMove(f"{head} makes harvests that share seeds: name one of {options}")
+            return code | choices[0] << _LINES_SHIFT
+        lines = _parse_lines(suffix, move)
+        if not full:
+            raise IllegalMove(f"{head} harvests nothing: drop '/{suffix}'")
+        _check_harvest(head, full, lines)
+        return code | lines << _LINES_SHIFT
+
+    def apply(self, move: str, seat: int | None = None) -> State:
+        """The state after ``move`` (notation); ``IllegalMove`` says why it is not allowed."""
+        return self.apply_code(self.code_of(move, seat))
+
+    def canonical(self, move: str) -> str:
+        """The one notation of a legal move (a harvest named only where there is a choice)."""
+        return move_name(self.code_of(move))
+
+    def took(self, move: str) -> None:
+        """Nothing is taken in Wizards' Garden: always None (the API is shared with Topiary)."""
+        return None
+
+    def score(self) -> dict:
+        """NOTATION.md's score JSON as the position stands now."""
+        return _score(self.harvested, self.staff)
+
+    def to_json(self) -> dict:
+        """The full position as NOTATION.md's JSON."""
+        return {
+            "game": NAME,
+            "options": self.options.to_json(),
+            "board": [[self.cell(f"{f}{rank}") for f in FILES] for rank in range(4, 0, -1)],
+            "basket": self.basket,
+            "harvested": [{WHITE: w, BLACK: b} for w, b in self.harvested],
+            "staff": self.staff,
+            "to_move": self.to_move,
+            "phase": self.phase,
+        }
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` may know: everything, as nothing is hidden in this game."""
+        if seat not in (0, 1):
+            raise EngineError(f"no seat {seat!r}: the seats are 0 and 1")
+        return View(seat, self)
+
+    def spectator_view(self) -> View:
+        """What anyone may know."""
+        return View(None, self)
+
+
+def _parse_lines(suffix: str, move: str) -> int:
+    """The lines named after '/' in a move, as bits over ``LINE_NAMES``."""
+    lines = 0
+    for name in suffix.split(","):
+        k = _LINE_INDEX.get(name)
+        if k is None:
+            raise IllegalMove(
+                f"{move}: unknown line {name!r}; lines are named by their end cells: "
+                + ", ".join(LINE_NAMES)
+            )
+        if lines >> k & 1:
+            raise IllegalMove(f"{move}: line {name} is named twice")
+        lines |= 1 << k
+    return lines
+
+
+def _check_harvest(head: str, full: int, lines: int) -> None:
+    """Refuse a named harvest that is not a maximal set of disjoint harvest conditions."""
+    for k in _bits(lines):
+        if not full >> k & 1:
+            raise IllegalMove(
+                f"{LINE_NAMES[k]} is not a harvest after {head}: it is not four seeds of one colour"
+            )
+    for k in _bits(lines):
+        for j in _bits(lines & ~((2 << k) - 1)):
+            shared = LINE_MASKS[k] & LINE_MASKS[j]
+            if shared:
+                raise IllegalMove(
+                    f"{LINE_NAMES[k]} and {LINE_NAMES[j]} share {CELLS[next(_bits(shared))]}:"
+                    " only one of them may be harvested"
+                )
+    covered = sum(LINE_MASKS[k] for k in _bits(lines))
+    for k in _bits(full & ~lines):
+        if not LINE_MASKS[k] & covered:
+            raise IllegalMove(
+                f"{head} must also harvest {LINE_NAMES[k]}, which shares no seed with the lines"
+                " named"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one seat (or a spectator, seat None) may know of a position.
+
+    Nothing is hidden in Wizards' Garden, so the view shows the whole position,
+    but it is still a smaller object than the state: it cannot play moves.
+    """
+
+    seat: int | None
+    _state: State = field(repr=False)
+
+    @property
+    def players(self) -> int:
+        """Number of seats: always 2."""
+        return self._state.players
+
+    @property
+    def to_move(self) -> int:
+        """The seat to move."""
+        return self._state.to_move
+
+    @property
+    def phase(self) -> str:
+        """``setup``, ``play`` or ``over``."""
+        return self._state.phase
+
+    @property
+    def is_over(self) -> bool:
+        """True once the player to move cannot plant."""
+        return self._state.is_over
+
+    def legal_moves(self) -> list[str]:
+        """The viewer's legal moves when the viewer is to move, else ``[]``."""
+        if self.seat is None or self.seat != self.to_move:
+            return []
+        return self._state.legal_moves()
+
+    def to_json(self) -> dict:
+        """The position as NOTATION.md's JSON (all of it: nothing is hidden)."""
+        return self._state.to_json()
+
+    def public_score(self) -> dict:
+        """The score as anyone can know it: the full score."""
+        return self._state.score()
+
+
+def state_from_view(view: View) -> State:
+    """The full state behind a view; nothing is hidden, so bots may search from it."""
+    return view._state
+
+
+def new_game(
+    options: Options | None = None, seed: int | str | bytes = 0, first_player: int | None = None
+) -> State:
+    """The start of a game: empty board, 20 seeds in the basket, setup phase.
+
+    The first player is drawn from ``seed`` unless given.
+    """
+    if first_player is None:
+        first_player = Rng(seed).randbelow(2)
+    elif first_player not in (0, 1) or isinstance(first_player, bool):
+        raise EngineError(f"first_player must be 0 or 1, got {first_player!r}")
+    return State(0, 0, SEEDS, ((0, 0), (0, 0)), None, first_player, SETUP, options or Options())
+
+
+_POSITION_FIELDS = ("game", "board", "basket", "harvested", "staff", "to_move", "phase")
+
+
+def _int_field(data: dict, name: str, low: int, high: int) -> int:
+    value = data[name]
+    if type(value) is not int or not low <= value <= high:
+        raise NotationError(f"field {name!r} must be a whole number {low}-{high}, got {value!r}")
+    return value
+
+
+def _parse_board(board: Any) -> tuple[int, int]:
+    """The (white, black) masks of a board given rank 4 first, file a first."""
+    if not isinstance(board, list) or len(board) != 4:
+        raise NotationError("field 'board' must be 4 rows of 4 cells, rank 4 first")
+    white = black = 0
+    for row_index, row in enumerate(board):
+        rank = 4 - row_index
+        if not isinstance(row, list) or len(row) != 4:
+            raise NotationError(
+                f"board row {row_index + 1} (rank {rank}) must be a list of 4 cells"
+            )
+        for file, value in enumerate(row):
+            name = f"{FILES[file]}{rank}"
+            bit = 1 << _CELL_INDEX[name]
+            if value == WHITE:
+                white |= bit
+            elif value == BLACK:
+                black |= bit
+            elif value != EMPTY:
+                raise NotationError(f"board cell {name}: expected 'W', 'B' or '.', got {value!r}")
+    return white, black
+
+
+def _parse_harvested(harvested: Any) -> tuple[tuple[int, int], tuple[int, int]]:
+    if not isinstance(harvested, list) or len(harvested) != 2:
+        raise NotationError("field 'harvested' must list 2 seats' flowers, like {'W': 0, 'B': 0}")
+    seats = []
+    for seat, flowers in enumerate(harvested):
+        if not isinstance(flowers, dict) or set(flowers) != {WHITE, BLACK}:
+            raise NotationError(f"harvested[{seat}] must be an object with counts 'W' and 'B'")
+        for side in (WHITE, BLACK):
+            count = flowers[side]
+            if type(count) is not int or not 0 <= count <= SEEDS:
+                raise NotationError(
+                    f"harvested[{seat}].{side} must be a whole number 0-{SEEDS}, got {count!r}"
+                )
+        seats.append((flowers[WHITE], flowers[BLACK]))
+    return seats[0], seats[1]
+
+
+def state_from_json(data: Any) -> State:
+    """A full position from NOTATION.md's JSON; ``NotationError`` names what is wrong.
+
+    Besides the form, the position must be one the rules can reach: 20 seeds
+    in all, the staff with a black flower's harvester, no unharvested line, and
+    a phase that fits the board.
+    """
+    if not isinstance(data, dict):
+        raise NotationError("a Wizards' Garden position must be a JSON object")
+    missing = [name for name in _POSITION_FIELDS if name not in data]
+    if missing:
+        raise NotationError(f"position is missing field {missing[0]!r}")
+    unknown = sorted(set(data) - {*_POSITION_FIELDS, "options"})
+    if unknown:
+        raise NotationError(f"unknown field {unknown[0]!r} in a Wizards' Garden position")
+    if data["game"] != NAME:
+        raise NotationError(f"field 'game' must be {NAME!r}, got {data['game']!r}")
+    options = Options.from_json(data.get("options"))
+    white, black = _parse_board(data["board"])
+    basket = _int_field(data, "basket", 0, SEEDS)
+    harvested = _parse_harvested(data["harvested"])
+    staff = data["staff"]
+    if staff is not None and (type(staff) is not int or staff not in (0, 1)):
+        raise NotationError(f"field 'staff' must be null, 0 or 1, got {staff!r}")
+    to_move = _int_field(data, "to_move", 0, 1)
+    phase = data["phase"]
+    if phase not in (SETUP, PLAY, OVER):
+        raise NotationError(f"field 'phase' must be 'setup', 'play' or 'over', got {phase!r}")
+    state = State(white, black, basket, harvested, staff, to_move, phase, options)
+    _check_reachable(state)
+    return state
+
+
+def _check_reachable(state: State) -> None:
+    """Refuse a well-formed position that the rules cannot produce."""
+    on_board = state.occupied.bit_count()
+    flowers = sum(w + b for w, b in state.harvested)
+    if on_board + state.basket + flowers != SEEDS:
+        raise NotationError(
+            f"seeds must add up to {SEEDS}: board {on_board} + basket {state.basket}"
+            f" + flowers {flowers} = {on_board + state.basket + flowers}"
+        )
+    black_flowers = sum(b for _, b in state.harvested)
+    if state.staff is None and black_flowers:
+        raise NotationError(
+            "field 'staff' is null, but a black line was harvested: its harvester holds the staff"
+        )
+    if state.staff is not None and not state.harvested[state.staff][1]:
+        raise NotationError(
+            f"field 'staff': seat {state.staff} holds the staff without a black flower"
+        )
+    full = _full_lines(state.white, state.black)
+    if full:
+        raise NotationError(
+            f"board: line {LINE_NAMES[next(_bits(full))]} is four seeds of one colour,"
+            " which the rules would have harvested"
+        )
+    if state.phase == SETUP:
+        if flowers:
+            raise NotationError("phase 'setup', but flowers have been harvested")
+        if on_board >= SETUP_SEEDS:
+            raise NotationError(f"phase 'setup' with {on_board} seeds on the board: setup places 4")
+        if state.options.setup_apart and _spread(state.occupied) & state.occupied:
+            near = next(_bits(_spread(state.occupied) & state.occupied))
+            raise NotationError(f"board cell {CELLS[near]}: setup_apart keeps setup seeds apart")
+        return
+    if not flowers and on_board < SETUP_SEEDS:
+        raise NotationError(
+            f"phase {state.phase!r} with {on_board} seeds on the board and no harvest yet:"
+            " setup places 4"
+        )
+    reason = state.end_reason()
+    if state.phase == PLAY and reason is not None:
+        raise NotationError(f"phase 'play', but the game is over: {reason}")
+    if state.phase == OVER and reason is None:
+        raise NotationError(f"phase 'over', but seat {state.to_move} can still plant")
+
+
+_RECORD_FIELDS = ("game", "seed", "players", "first_player", "moves", "scores", "winners")
+
+
+def make_record(
+    initial: State, moves: Iterable[str], *, seed: int | str | None, names: Iterable[str]
+) -> dict:
+    """The game record of ``moves`` played from ``initial``, moves in canonical notation.
+
+    ``first_player`` is the seat making the record's first move; ``initial``
+    holds the starting position, so records from any position replay.
+    Raises ``RecordError`` naming the ply of an illegal move.
+    """
+    names = list(names)
+    if len(names) != 2 or not all(isinstance(name, str) for name in names):
+        raise RecordError(f"a Wizards' Garden record names 2 players, got {names!r}")
+    state = initial
+    played = []
+    for ply, move in enumerate(moves, 1):
+        try:
+            code = state.code_of(move)
+        except IllegalMove as error:
+            raise RecordError(f"move {move!r}: {error}", ply) from None
+        played.append(move_name(code))
+        state = state.apply_code(code)
+    score = state.score()
+    return {
+        "game": NAME,
+        "options": initial.options.to_json(),
+        "seed": seed,
+        "players": names,
+        "first_player": initial.to_move,
+        "initial": initial.to_json(),
+        "moves": played,
+        "scores": score["scores"],
+        "winners": score["winners"],
+    }
+
+
+def replay(record: Any) -> list[State]:
+    """Every state of a record, from the start to the last move.
+
+    The start is the record's ``initial`` position, or else the deal of
+    ``new_game(options, seed, first_player)``. Raises ``RecordError``
+    naming the ply at fault (0 for the header).
+    """
+    if not isinstance(record, dict):
+        raise RecordError("a game record must be a JSON object")
+    missing = [name for name in _RECORD_FIELDS if name not in record]
+    if missing:
+        raise RecordError(f"record is missing field {missing[0]!r}")
+    unknown = sorted(set(record) - {*_RECORD_FIELDS, "options", "initial"})
+    if unknown:
+        raise RecordError(f"unknown field {unknown[0]!r} in a Wizards' Garden record")
+    if record["game"] != NAME:
+        raise RecordError(f"field 'game' must be {NAME!r}, got {record['game']!r}")
+    names = record["players"]
+    if not isinstance(names, list) or len(names) != 2 or not all(isinstance(n, str) for n in names):
+        raise RecordError(f"field 'players' must name 2 players, got {names!r}")
+    moves = record["moves"]
+    if not isinstance(moves, list):
+        raise RecordError("field 'moves' must be a list of moves")
+    try:
+        options = Options.from_json(record.get("options"))
+        if "initial" in record:
+            initial = state_from_json(record["initial"])
+        else:
+            seed = record["seed"]
+            if not isinstance(seed, int | str) or isinstance(seed, bool):
+                raise RecordError(f"field 'seed' must be a number or text, got {seed!r}")
+            initial = new_game(options, seed, record["first_player"])
+    except EngineError as error:
+        raise RecordError(str(error)) from None
+    if initial.options != options:
+        raise RecordError("field 'options' differs from the options of the initial position")
+    if record["first_player"] != initial.to_move:
+        raise RecordError(
+            f"field 'first_player' is {record['first_player']!r},"
+            f" but seat {initial.to_move} moves first in the initial position"
+        )
+    states = [initial]
+    for ply, move in enumerate(moves, 1):
+        try:
+            states.append(states[-1].apply(move))
+        except IllegalMove as error:
+            raise RecordError(f"move {move!r}: {error}", ply) from None
+    score = states[-1].score()
+    if [record["scores"], record["winners"]] != [score["scores"], score["winners"]]:
+        raise RecordError(
+            f"the recorded scores {record['scores']} and winners {record['winners']} differ from"
+            f" the replay's {score['scores']} and {score['winners']}",
+            len(moves),
+        )
+    return states
