@@ -1,0 +1,132 @@
+"""Game records (NOTATION.md, "Game records"), shared by both game modules.
+
+A record is one JSON object::
+
+    {"game": "topiary", "options": {...}, "seed": 1, "players": ["ann", "bob"],
+     "deal": <the initial full position, the game's position JSON>,
+     "moves": [{"ply": 1, "seat": 0, "move": "c5:S c4=*", "took": "N2"}, ...],
+     "score": <the score JSON of the last position>}
+
+``took`` is present exactly for moves that take a hidden tile (Topiary takes). ``seed`` is the
+seed the deal came from, or null when the initial position was not dealt from a seed (a
+puzzle, an edited position); with a seed, replaying checks that the deal is the seed's deal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from engine.errors import EngineError, IllegalMove, RecordError
+
+_RECORD_KEYS = {"game", "options", "seed", "players", "deal", "moves", "score"}
+
+
+def make_record(
+    module, initial, moves: Iterable[str], *, seed: int | str | None, names: Iterable[str]
+) -> dict:
+    """The record of ``moves`` (notation) played from ``initial`` by the seats ``names``.
+
+    Raises IllegalMove if a move is not legal where it is played.
+    """
+    names = list(names)
+    if len(names) != initial.players:
+        raise RecordError(f"players: {len(names)} names for {initial.players} seats")
+    if seed is not None and (type(seed) is not int and not isinstance(seed, str)):
+        raise RecordError(f"seed: {seed!r} is not an integer, a string or None")
+    state = initial
+    entries = []
+    for ply, move in enumerate(moves, start=1):
+        entry: dict[str, Any] = {"ply": ply, "seat": state.to_move, "move": move}
+        took = state.took(move)
+        if took is not None:
+            entry["took"] = took
+        state = state.apply(move)
+        entries.append(entry)
+    return {
+        "game": module.NAME,
+        "options": initial.options.to_json(),
+        "seed": seed,
+        "players": names,
+        "deal": initial.to_json(),
+        "moves": entries,
+        "score": state.score(),
+    }
+
+
+def replay(module, record: Any, check_deal: Callable[[Any, Any], str | None] | None = None) -> list:
+    """Every state of ``record`` from the deal on; RecordError naming the ply if it fails.
+
+    ``check_deal(initial, seed)`` returns why a seeded deal is not the seed's deal, or None.
+    """
+    if not isinstance(record, dict):
+        raise RecordError("record: expected a JSON object")
+    unknown = sorted(set(record) - _RECORD_KEYS)
+    if unknown:
+        raise RecordError(f"record: unknown field {unknown[0]!r}")
+    missing = sorted(_RECORD_KEYS - set(record))
+    if missing:
+        raise RecordError(f"record: missing field {missing[0]!r}")
+    if record["game"] != module.NAME:
+        raise RecordError(f"game: {record['game']!r}, expected {module.NAME!r}")
+    try:
+        initial = module.state_from_json(record["deal"])
+        options = module.Options.from_json(record["options"])
+    except EngineError as error:
+        raise RecordError(f"deal: {error}") from None
+    if options != initial.options:
+        raise RecordError("options: differ from the deal's options")
+    names = record["players"]
+    if not (
+        isinstance(names, list)
+        and len(names) == initial.players
+        and all(isinstance(n, str) for n in names)
+    ):
+        raise RecordError(f"players: expected {initial.players} seat names")
+    seed = record["seed"]
+    if seed is not None:
+        if type(seed) is not int and not isinstance(seed, str):
+            raise RecordError(f"seed: {seed!r} is not an integer, a string or null")
+        reason = check_deal(initial, seed) if check_deal else None
+        if reason:
+            raise RecordError(f"deal: {reason}")
+    entries = record["moves"]
+    if not isinstance(entries, list):
+        raise RecordError("moves: expected a list")
+    states = [initial]
+    for ply, entry in enumerate(entries, start=1):
+        states.append(_replay_move(states[-1], ply, entry))
+    final = states[-1].score()
+    if record["score"] != final:
+        raise RecordError(
+            f"score: the record says {record['score']!r} but the moves give {final!r}",
+            len(entries),
+        )
+    return states
+
+
+def _replay_move(state, ply: int, entry: Any):
+    if not isinstance(entry, dict) or not isinstance(entry.get("move"), str):
+        raise RecordError(f'expected {{"move": ...}}, got {entry!r}', ply)
+    unknown = sorted(set(entry) - {"ply", "seat", "move", "took"})
+    if unknown:
+        raise RecordError(f"unknown field {unknown[0]!r}", ply)
+    move = entry["move"]
+    if "ply" in entry and entry["ply"] != ply:
+        raise RecordError(f"numbered {entry['ply']!r}, expected {ply}", ply)
+    if "seat" in entry and entry["seat"] != state.to_move:
+        raise RecordError(
+            f"{move!r} by seat {entry['seat']!r}, but seat {state.to_move} is to move", ply
+        )
+    try:
+        took = state.took(move)
+        after = state.apply(move)
+    except IllegalMove as error:
+        raise RecordError(str(error), ply) from None
+    if entry.get("took") != took:
+        if took is None:
+            raise RecordError(
+                f"{move!r} takes nothing, the record says it took {entry['took']!r}", ply
+            )
+        raise RecordError(f"{move!r} takes {took}, the record says {entry.get('took')!r}", ply)
+    return after

@@ -1,0 +1,1189 @@
+"""Topiary: the rules of /work/shared/rules/TOPIARY.md, notation of NOTATION.md.
+
+    state = new_game(Options(players=2), seed=1)
+    state.legal_moves()              # ['a1:E', 'a1:E a1=*', 'a1:E a1=H2', ...]
+    state = state.apply("c5:S c4=*")
+    state.view(0).to_json()          # what seat 0 may know
+    state.score()                    # NOTATION.md's score JSON
+
+The deal (``new_game``), exactly, so that any program can reproduce it:
+
+1. ``rng = Rng(seed)``.
+2. ``drawn_type = rng.randbelow(8)``, then ``drawn_first = rng.randbelow(players)``. Both are
+   always drawn, so a deal with an explicit ``removed_type`` or ``first_player`` equal to
+   the drawn one is the same deal. With 2 or 3 players the removed type is
+   ``removed_type`` if given, else ``TYPES[drawn_type]`` (``TYPES = "EHNOPRSW"``); with 4
+   players no type is removed. The first player is ``first_player`` if given, else
+   ``drawn_first``.
+3. The tiles still in the game, in the order E1..E5, H1..H5, ..., W1..W5, are put in a list
+   and ``rng.shuffle(list)`` shuffles them.
+4. The first 25 fill the garden face down in the order NOTATION.md's JSON lists it (rank 5
+   first, files a to e in each rank); then c3 is turned face up.
+5. The next 3 are seat 0's hand, the next 3 seat 1's, and so on; the rest is the box.
+
+With the ``draft`` option, the game starts in phase ``draft``: the player last in turn
+order has taken the box (the leftovers) as the tiles passed to them; each ``keep`` move keeps
+3 of hand + passed tiles and passes the rest to the previous player in turn order; the first
+player's pass goes back to the box and phase ``play`` starts with the first player.
+
+Speed (perft, bots, the puzzle solver): besides the notation API, a state offers a fast
+path on plain ints. ``legal_move_codes()`` lists moves as ints, ``apply_code(code)`` plays
+one without checks, ``move_text(code)`` and ``State.move_code(text)`` convert. A play move's
+code is ``(position * 26 + cell) * 41 + plant`` where ``position`` indexes ``POSITIONS``,
+``cell`` is the taken cell's index (``25``: no take) and ``plant`` is ``0`` for ``*`` (or
+no take) and ``tile + 1`` for a hand tile; a draft move ``keep`` is ``-mask``, the bitmask of
+the three kept tiles. Tiles are ints ``type * 5 + value - 1`` (0..39, ``TYPES`` order); a
+garden cell holds a tile face up, ``tile + 40`` face down, or ``80`` (views only) for a
+face-down tile the viewer does not know. Cells are indexed ``(rank - 1) * 5 + file``, a1 = 0.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from dataclasses import dataclass, fields
+from typing import Any
+
+from engine import records
+from engine.errors import IllegalMove, NotationError
+from engine.rng import Rng
+
+NAME = "topiary"
+
+#: Type letters in tile-code order, and their names.
+TYPES = "EHNOPRSW"
+TYPE_NAMES = {
+    "E": "Elephant",
+    "H": "Polyhedron",
+    "N": "Swan",
+    "O": "Pom Pom",
+    "P": "Pyramid",
+    "R": "T-Rex",
+    "S": "Spiral",
+    "W": "Whale",
+}
+ALL_TILES = tuple(range(40))
+FACE_DOWN = 40
+UNKNOWN = 80
+VISITORS_PER_PLAYER = {2: 8, 3: 6, 4: 5}
+HAND_SIZE = 3
+PHASES = ("draft", "play", "over")
+TIEBREAKS = ("later", "share")
+
+FILES = "abcde"
+CELLS = tuple(f"{FILES[i % 5]}{i // 5 + 1}" for i in range(25))
+CELL_INDEX = {name: i for i, name in enumerate(CELLS)}
+CENTRE = CELL_INDEX["c3"]
+#: Cell indices in NOTATION.md's garden order: rank 5 first, a to e.
+JSON_ORDER = tuple((4 - row) * 5 + col for row in range(5) for col in range(5))
+
+DIRECTIONS = {
+    "N": (0, 1),
+    "NE": (1, 1),
+    "E": (1, 0),
+    "SE": (1, -1),
+    "S": (0, -1),
+    "SW": (-1, -1),
+    "W": (-1, 0),
+    "NW": (-1, 1),
+}
+
+TILE_NAMES = tuple(f"{TYPES[t // 5]}{t % 5 + 1}" for t in ALL_TILES)
+TILE_INDEX = {name: t for t, name in enumerate(TILE_NAMES)}
+TILE_TYPE = tuple(t // 5 for t in ALL_TILES)
+TILE_VALUE = tuple(t % 5 + 1 for t in ALL_TILES)
+
+
+def _on_board(f: int, r: int) -> bool:
+    return 0 <= f < 5 and 0 <= r < 5
+
+
+def _build_positions() -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...]]:
+    names, lines = [], []
+    for cell in range(25):
+        f, r = cell % 5, cell // 5
+        for direction, (df, dr) in DIRECTIONS.items():
+            if _on_board(f - df, r - dr):
+                continue
+            line = []
+            while _on_board(f, r):
+                line.append(r * 5 + f)
+                f, r = f + df, r + dr
+            f, r = cell % 5, cell // 5
+            names.append(f"{CELLS[cell]}:{direction}")
+            lines.append(tuple(line))
+    return tuple(names), tuple(lines)
+
+
+#: The 56 visitor positions ("a1:N", ...) and each one's sight line, entry tile first.
+POSITIONS, LINES = _build_positions()
+POSITION_INDEX = {name: p for p, name in enumerate(POSITIONS)}
+NO_TAKE = 25
+_PLANTS = 41
+#: Move code of placing at a position without a take.
+_PLACE_CODE = tuple((p * 26 + NO_TAKE) * _PLANTS for p in range(len(POSITIONS)))
+#: Per position: (cell, code base) for every cell of its line; add the plant to the base.
+_TAKE_BASES = tuple(
+    tuple((cell, (p * 26 + cell) * _PLANTS) for cell in line) for p, line in enumerate(LINES)
+)
+_ALL_POSITIONS = tuple(range(len(POSITIONS)))
+_NO_CORNERS = tuple(p for p in _ALL_POSITIONS if len(LINES[p]) > 1)
+
+
+def tile_name(tile: int) -> str:
+    """``R3`` for a tile code."""
+    return TILE_NAMES[tile]
+
+
+def parse_tile(text: Any, where: str) -> int:
+    """The code of a face-up tile name like ``R3``; ``where`` names the field in errors."""
+    if isinstance(text, str) and text in TILE_INDEX:
+        return TILE_INDEX[text]
+    raise NotationError(f"{where}: {text!r} is not a tile (a type letter of {TYPES} and 1-5)")
+
+
+def _parse_cell_tile(text: Any, where: str) -> int:
+    """A garden cell of a full position: ``R3`` face up or ``r3`` face down (known)."""
+    if isinstance(text, str) and text in TILE_INDEX:
+        return TILE_INDEX[text]
+    if isinstance(text, str) and text[:1].islower() and text[:1].upper() + text[1:] in TILE_INDEX:
+        return TILE_INDEX[text[:1].upper() + text[1:]] + FACE_DOWN
+    if text == "?":
+        raise NotationError(f"{where}: '?' in a full position; every identity must be known")
+    raise NotationError(f"{where}: {text!r} is not a garden cell ('R3' face up, 'r3' face down)")
+
+
+def _cell_text(value: int) -> str:
+    if value >= UNKNOWN:
+        return "?"
+    if value >= FACE_DOWN:
+        return TILE_NAMES[value - FACE_DOWN].lower()
+    return TILE_NAMES[value]
+
+
+def _require(condition: bool, message: str) -> None:
+    if not condition:
+        raise NotationError(message)
+
+
+# --------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The rule options of a table (TOPIARY.md); defaults are the published rules."""
+
+    players: int = 2
+    corner_diagonals: bool = True
+    must_pick: bool = False
+    tiebreak: str = "later"
+    draft: bool = False
+
+    def __post_init__(self):
+        if type(self.players) is not int or self.players not in VISITORS_PER_PLAYER:
+            raise NotationError(f"options.players: {self.players!r} is not 2, 3 or 4")
+        for name in ("corner_diagonals", "must_pick", "draft"):
+            if type(getattr(self, name)) is not bool:
+                raise NotationError(f"options.{name}: {getattr(self, name)!r} is not true/false")
+        if self.tiebreak not in TIEBREAKS:
+            raise NotationError(f"options.tiebreak: {self.tiebreak!r} is not 'later' or 'share'")
+
+    @classmethod
+    def from_json(cls, data: Any) -> Options:
+        """Options from NOTATION.md's ``options`` object; omitted options take their defaults."""
+        _require(isinstance(data, dict), f"options: expected an object, got {data!r}")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        _require(not unknown, f"options: unknown option {unknown[0]!r}" if unknown else "")
+        return cls(**data)
+
+    def to_json(self) -> dict:
+        """Every option, NOTATION.md's ``options`` object."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @property
+    def visitors_each(self) -> int:
+        """Visitors per player."""
+        return VISITORS_PER_PLAYER[self.players]
+
+    @property
+    def positions(self) -> tuple[int, ...]:
+        """Indices of the positions in play (56, or 48 without corner diagonals)."""
+        return _ALL_POSITIONS if self.corner_diagonals else _NO_CORNERS
+
+    def game_tiles(self, removed_type: int | None) -> tuple[int, ...]:
+        """The tiles in the game once the removed type is out."""
+        return tuple(t for t in ALL_TILES if TILE_TYPE[t] != removed_type)
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def _score_parts(
+    garden: tuple[int, ...], visitors: tuple[int, ...], hands, players: int
+) -> tuple[list[int], list[int], list[int | None]]:
+    """Per seat: values seen, type bonus, hand points (None where the hand is unknown)."""
+    seen_sum = [0] * players
+    bonus = [0] * players
+    best = [[0] * 8 for _ in range(players)]
+    for p, seat in enumerate(visitors):
+        if seat < 0:
+            continue
+        top = 0
+        total = 0
+        counts = [0] * 8
+        seat_best = best[seat]
+        for cell in LINES[p]:
+            tile = garden[cell]
+            if tile >= FACE_DOWN:
+                continue
+            value = TILE_VALUE[tile]
+            if value > top:
+                top = value
+                total += value
+                kind = TILE_TYPE[tile]
+                counts[kind] += 1
+                if value > seat_best[kind]:
+                    seat_best[kind] = value
+        seen_sum[seat] += total
+        bonus[seat] += sum(k for k in counts if k >= 2)
+    hand_points: list[int | None] = []
+    for seat in range(players):
+        hand = hands[seat]
+        if hand is None:
+            hand_points.append(None)
+            continue
+        hand_points.append(
+            sum(TILE_VALUE[t] for t in hand if best[seat][TILE_TYPE[t]] > TILE_VALUE[t])
+        )
+    return seen_sum, bonus, hand_points
+
+
+def _turn_order(first_player: int, players: int) -> list[int]:
+    return [(first_player + i) % players for i in range(players)]
+
+
+def _winners(totals, hand_points, first_player: int, tiebreak: str) -> list[int]:
+    players = len(totals)
+    best = max((totals[s], hand_points[s]) for s in range(players))
+    tied = [s for s in _turn_order(first_player, players) if (totals[s], hand_points[s]) == best]
+    if tiebreak == "share":
+        return sorted(tied)
+    return [tied[-1]]
+
+
+# --------------------------------------------------------------------------- move generation
+
+
+def _play_codes(garden, visitors, hand, positions, must_pick: bool) -> list[int]:
+    h0, h1, h2 = hand[0] + 1, hand[1] + 1, hand[2] + 1
+    out: list[int] = []
+    add = out.extend
+    for p in positions:
+        if visitors[p] >= 0:
+            continue
+        takes = False
+        for cell, base in _TAKE_BASES[p]:
+            if garden[cell] >= FACE_DOWN:
+                add((base, base + h0, base + h1, base + h2))
+                takes = True
+        if not (must_pick and takes):
+            out.append(_PLACE_CODE[p])
+    return out
+
+
+def _keep_codes(pool: tuple[int, ...]) -> list[int]:
+    return [-((1 << a) | (1 << b) | (1 << c)) for a, b, c in itertools.combinations(pool, 3)]
+
+
+def _mask_tiles(mask: int) -> tuple[int, ...]:
+    return tuple(t for t in ALL_TILES if mask >> t & 1)
+
+
+def move_text(code: int) -> str:
+    """The notation of a move code (see the module docstring)."""
+    if code < 0:
+        return "keep " + " ".join(TILE_NAMES[t] for t in _mask_tiles(-code))
+    rest, plant = divmod(code, _PLANTS)
+    p, cell = divmod(rest, 26)
+    if cell == NO_TAKE:
+        return POSITIONS[p]
+    return f"{POSITIONS[p]} {CELLS[cell]}={'*' if plant == 0 else TILE_NAMES[plant - 1]}"
+
+
+def decode_move(code: int) -> tuple[int, int | None, int | None]:
+    """A play move code as (position index, taken cell or None, planted hand tile or None).
+
+    ``None`` as the planted tile means the taken tile itself (``*``) or no take.
+    """
+    rest, plant = divmod(code, _PLANTS)
+    p, cell = divmod(rest, 26)
+    return p, (None if cell == NO_TAKE else cell), (None if plant == 0 else plant - 1)
+
+
+def _parse_move(text: Any) -> int:
+    """A move code from notation; raises IllegalMove saying what is malformed.
+
+    Only the syntax is checked here; the rules are checked against the state.
+    """
+    if not isinstance(text, str):
+        raise IllegalMove(f"malformed move {text!r}: expected a string")
+    parts = text.split()
+    if not parts:
+        raise IllegalMove("malformed move '': empty")
+    if parts[0] == "keep":
+        tiles = parts[1:]
+        if len(tiles) != HAND_SIZE:
+            raise IllegalMove(f"malformed move {text!r}: keep names exactly 3 tiles")
+        mask = 0
+        for name in tiles:
+            if name not in TILE_INDEX:
+                raise IllegalMove(f"malformed move {text!r}: {name!r} is not a tile")
+            if mask >> TILE_INDEX[name] & 1:
+                raise IllegalMove(f"malformed move {text!r}: {name} named twice")
+            mask |= 1 << TILE_INDEX[name]
+        return -mask
+    if len(parts) > 2:
+        raise IllegalMove(f"malformed move {text!r}: expected 'c5:S' or 'c5:S c4=R3'")
+    p = POSITION_INDEX.get(parts[0])
+    if p is None:
+        raise IllegalMove(
+            f"malformed move {text!r}: no such position {parts[0]!r} "
+            "(an edge cell and a direction into the garden, like 'c5:S')"
+        )
+    if len(parts) == 1:
+        return _PLACE_CODE[p]
+    cell_name, eq, plant_name = parts[1].partition("=")
+    if not eq or cell_name not in CELL_INDEX:
+        raise IllegalMove(f"malformed move {text!r}: expected a take like 'c4=R3' or 'c4=*'")
+    if plant_name == "*":
+        plant = 0
+    elif plant_name in TILE_INDEX:
+        plant = TILE_INDEX[plant_name] + 1
+    else:
+        raise IllegalMove(f"malformed move {text!r}: {plant_name!r} is not a tile or '*'")
+    return (p * 26 + CELL_INDEX[cell_name]) * _PLANTS + plant
+
+
+# --------------------------------------------------------------------------- state
+
+
+class _Frozen:
+    __slots__ = ()
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __eq__(self, other):
+        return type(other) is type(self) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return self.options.players
+
+    @property
+    def is_over(self) -> bool:
+        """True once the last visitor is placed."""
+        return self.phase == "over"
+
+
+_set = object.__setattr__
+
+
+def _replaced(items: tuple, index: int, value) -> tuple:
+    """``items`` with ``items[index]`` replaced by ``value``."""
+    return (*items[:index], value, *items[index + 1 :])
+
+
+class State(_Frozen):
+    """A full Topiary position: every identity known. Immutable; ``apply`` returns a new one."""
+
+    __slots__ = (
+        "box",
+        "first_player",
+        "garden",
+        "hands",
+        "options",
+        "passed_on",
+        "phase",
+        "received",
+        "removed_type",
+        "to_move",
+        "unplaced",
+        "visitors",
+    )
+
+    options: Options
+    garden: tuple[int, ...]
+    visitors: tuple[int, ...]
+    unplaced: tuple[int, ...]
+    hands: tuple[tuple[int, ...], ...]
+    box: tuple[int, ...]
+    received: tuple[tuple[int, ...] | None, ...] | None
+    passed_on: tuple[tuple[int, ...] | None, ...] | None
+    to_move: int
+    phase: str
+    removed_type: int | None
+    first_player: int
+
+    def __init__(
+        self,
+        *,
+        options,
+        garden,
+        visitors,
+        unplaced,
+        hands,
+        box,
+        to_move,
+        phase,
+        removed_type,
+        first_player,
+        received=None,
+        passed_on=None,
+    ):
+        _set(self, "options", options)
+        _set(self, "garden", garden)
+        _set(self, "visitors", visitors)
+        _set(self, "unplaced", unplaced)
+        _set(self, "hands", hands)
+        _set(self, "box", box)
+        _set(self, "to_move", to_move)
+        _set(self, "phase", phase)
+        _set(self, "removed_type", removed_type)
+        _set(self, "first_player", first_player)
+        _set(self, "received", received)
+        _set(self, "passed_on", passed_on)
+
+    def _key(self):
+        return (
+            self.options,
+            self.garden,
+            self.visitors,
+            self.unplaced,
+            self.hands,
+            self.box,
+            self.to_move,
+            self.phase,
+            self.removed_type,
+            self.first_player,
+            self.received,
+            self.passed_on,
+        )
+
+    def _replace(self, **changes) -> State:
+        values = {name: getattr(self, name) for name in State.__slots__}
+        values.update(changes)
+        return State(**values)
+
+    def __repr__(self):
+        return f"<topiary.State {self.phase} to_move={self.to_move} {self.to_json()}>"
+
+    # -- moves
+
+    def legal_move_codes(self) -> list[int]:
+        """The mover's legal moves as codes (fast path; unsorted)."""
+        if self.phase == "play":
+            return _play_codes(
+                self.garden,
+                self.visitors,
+                self.hands[self.to_move],
+                self.options.positions,
+                self.options.must_pick,
+            )
+        if self.phase == "draft":
+            return _keep_codes(self._draft_pool())
+        return []
+
+    def legal_moves(self) -> list[str]:
+        """The mover's legal moves in notation, sorted, each once."""
+        return sorted(map(move_text, self.legal_move_codes()))
+
+    def _draft_pool(self) -> tuple[int, ...]:
+        return tuple(sorted(self.hands[self.to_move] + self.received[self.to_move]))
+
+    def move_code(self, move: str, seat: int | None = None) -> int:
+        """The code of a legal move; IllegalMove saying why if it is not legal."""
+        if self.phase == "over":
+            raise IllegalMove(f"{move!r}: the game is over")
+        if seat is not None and seat != self.to_move:
+            if not 0 <= seat < self.players:
+                raise IllegalMove(f"{move!r}: there is no seat {seat}")
+            if self.phase == "play" and self.unplaced[seat] == 0:
+                raise IllegalMove(f"{move!r}: seat {seat} has no visitors left")
+            raise IllegalMove(f"{move!r}: not your turn, seat {self.to_move} is to move")
+        code = _parse_move(move)
+        if self.phase == "draft":
+            if code >= 0:
+                raise IllegalMove(f"{move!r}: the draft is on, expected 'keep' and 3 tiles")
+            pool = self._draft_pool()
+            for tile in _mask_tiles(-code):
+                if tile not in pool:
+                    raise IllegalMove(
+                        f"{move!r}: {TILE_NAMES[tile]} is not in your hand or among the tiles "
+                        "passed to you"
+                    )
+            return code
+        if code < 0:
+            raise IllegalMove(f"{move!r}: the draft is over, place a visitor")
+        p, cell, plant = decode_move(code)
+        position = POSITIONS[p]
+        if p not in self.options.positions:
+            raise IllegalMove(f"{move!r}: position {position} is not in play (corner_diagonals)")
+        if self.visitors[p] >= 0:
+            raise IllegalMove(f"{move!r}: position {position} is occupied")
+        line = LINES[p]
+        if cell is None:
+            if self.options.must_pick and any(self.garden[c] >= FACE_DOWN for c in line):
+                raise IllegalMove(
+                    f"{move!r}: must take (must_pick): the line from {position} "
+                    "holds a face-down tile"
+                )
+            return code
+        if cell not in line:
+            raise IllegalMove(
+                f"{move!r}: cell {CELLS[cell]} is not in the sight line of {position}"
+            )
+        if self.garden[cell] < FACE_DOWN:
+            raise IllegalMove(
+                f"{move!r}: cell {CELLS[cell]} is face up, only face-down tiles can be taken"
+            )
+        # A tile named here must be in hand before the take, even if it is the one taken:
+        # accepting it would let a player probe face-down identities through errors.
+        if plant is not None and plant not in self.hands[self.to_move]:
+            raise IllegalMove(
+                f"{move!r}: {TILE_NAMES[plant]} is not in your hand (use '*' to plant the "
+                "tile you take)"
+            )
+        return code
+
+    def apply(self, move: str, seat: int | None = None) -> State:
+        """The state after ``move``; IllegalMove with the reason if the rules forbid it.
+
+        ``seat``, if given, is who is moving: a move by anyone but the mover is refused.
+        """
+        return self.apply_code(self.move_code(move, seat))
+
+    def took(self, move: str) -> str | None:
+        """The tile a legal move takes (for the record), or None."""
+        code = self.move_code(move)
+        if code < 0:
+            return None
+        cell = decode_move(code)[1]
+        return None if cell is None else TILE_NAMES[self.garden[cell] - FACE_DOWN]
+
+    def apply_code(self, code: int) -> State:
+        """The state after a legal move code (fast path: no checks)."""
+        if code < 0:
+            return self._apply_keep(code)
+        rest, plant = divmod(code, _PLANTS)
+        p, cell = divmod(rest, 26)
+        mover = self.to_move
+        hands = self.hands
+        garden = self.garden
+        if cell != NO_TAKE:
+            taken = garden[cell] - FACE_DOWN
+            if plant == 0:
+                garden = _replaced(garden, cell, taken)
+            else:
+                planted = plant - 1
+                garden = _replaced(garden, cell, planted)
+                hand = tuple(sorted([t for t in hands[mover] if t != planted] + [taken]))
+                hands = _replaced(hands, mover, hand)
+        visitors = _replaced(self.visitors, p, mover)
+        unplaced = self.unplaced
+        unplaced = _replaced(unplaced, mover, unplaced[mover] - 1)
+        players = len(unplaced)
+        phase = "over"
+        to_move = (mover + 1) % players
+        for step in range(1, players + 1):
+            seat = (mover + step) % players
+            if unplaced[seat]:
+                to_move = seat
+                phase = "play"
+                break
+        return State(
+            options=self.options,
+            garden=garden,
+            visitors=visitors,
+            unplaced=unplaced,
+            hands=hands,
+            box=self.box,
+            to_move=to_move,
+            phase=phase,
+            removed_type=self.removed_type,
+            first_player=self.first_player,
+            received=self.received,
+            passed_on=self.passed_on,
+        )
+
+    def _apply_keep(self, code: int) -> State:
+        mover = self.to_move
+        kept = _mask_tiles(-code)
+        passed = tuple(t for t in self._draft_pool() if t not in kept)
+        hands = _replaced(self.hands, mover, kept)
+        passed_on = _replaced(self.passed_on, mover, passed)
+        if mover == self.first_player:
+            return self._replace(
+                hands=hands,
+                passed_on=passed_on,
+                box=tuple(sorted(self.box + passed)),
+                to_move=self.first_player,
+                phase="play",
+            )
+        receiver = (mover - 1) % self.players
+        received = _replaced(self.received, receiver, passed)
+        return self._replace(hands=hands, passed_on=passed_on, received=received, to_move=receiver)
+
+    def children(self) -> list[State]:
+        """The states after each legal move, in ``legal_move_codes()`` order."""
+        apply_code = self.apply_code
+        return [apply_code(code) for code in self.legal_move_codes()]
+
+    # -- scoring
+
+    def score(self) -> dict:
+        """NOTATION.md's score JSON for the position as it stands."""
+        seen, bonus, hand = _score_parts(self.garden, self.visitors, self.hands, self.players)
+        totals = [seen[s] + bonus[s] + hand[s] for s in range(self.players)]
+        return {
+            "scores": [
+                {
+                    "seat": s,
+                    "visitors": seen[s],
+                    "bonus": bonus[s],
+                    "hand": hand[s],
+                    "total": totals[s],
+                }
+                for s in range(self.players)
+            ],
+            "winners": _winners(totals, hand, self.first_player, self.options.tiebreak),
+        }
+
+    def totals(self) -> tuple[int, ...]:
+        """Each seat's total score as the position stands (fast path for search)."""
+        seen, bonus, hand = _score_parts(self.garden, self.visitors, self.hands, self.players)
+        return tuple(seen[s] + bonus[s] + hand[s] for s in range(self.players))
+
+    # -- notation
+
+    def to_json(self) -> dict:
+        """The full position, NOTATION.md's JSON (plus ``first_player`` and ``box``)."""
+        data = _position_json(
+            self.options,
+            self.removed_type,
+            self.garden,
+            self.visitors,
+            self.unplaced,
+            [[TILE_NAMES[t] for t in hand] for hand in self.hands],
+            self.to_move,
+            self.phase,
+            self.first_player,
+        )
+        if self.received is not None:
+            data["draft"] = {
+                "received": [_tiles_json(x) for x in self.received],
+                "passed_on": [_tiles_json(x) for x in self.passed_on],
+            }
+        data["box"] = [TILE_NAMES[t] for t in self.box]
+        return data
+
+    # -- views
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` may know."""
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise IllegalMove(f"there is no seat {seat!r}")
+        return self._view(seat)
+
+    def spectator_view(self) -> View:
+        """What anyone may know."""
+        return self._view(None)
+
+    def _view(self, seat: int | None) -> View:
+        garden = tuple(UNKNOWN if x >= FACE_DOWN else x for x in self.garden)
+        received = passed_on = None
+        if self.received is not None:
+            received = tuple(
+                x if s == seat or x is None else (UNKNOWN,) * len(x)
+                for s, x in enumerate(self.received)
+            )
+            passed_on = tuple(
+                x if s == seat or x is None else (UNKNOWN,) * len(x)
+                for s, x in enumerate(self.passed_on)
+            )
+        return View(
+            seat=seat,
+            options=self.options,
+            garden=garden,
+            visitors=self.visitors,
+            unplaced=self.unplaced,
+            hand=None if seat is None else self.hands[seat],
+            to_move=self.to_move,
+            phase=self.phase,
+            removed_type=self.removed_type,
+            first_player=self.first_player,
+            received=received,
+            passed_on=passed_on,
+        )
+
+
+class View(_Frozen):
+    """What one seat (or a spectator, ``seat=None``) may know of a position.
+
+    Face-down tiles are ``UNKNOWN`` in ``garden``; ``hand`` is the viewer's own hand (None for
+    a spectator); in a draft, ``received``/``passed_on`` hold only the viewer's own tiles.
+    """
+
+    __slots__ = (
+        "first_player",
+        "garden",
+        "hand",
+        "options",
+        "passed_on",
+        "phase",
+        "received",
+        "removed_type",
+        "seat",
+        "to_move",
+        "unplaced",
+        "visitors",
+    )
+
+    seat: int | None
+    options: Options
+    garden: tuple[int, ...]
+    visitors: tuple[int, ...]
+    unplaced: tuple[int, ...]
+    hand: tuple[int, ...] | None
+    to_move: int
+    phase: str
+    removed_type: int | None
+    first_player: int
+    received: tuple | None
+    passed_on: tuple | None
+
+    def __init__(self, **values):
+        for name in View.__slots__:
+            _set(self, name, values[name])
+
+    def _key(self):
+        return tuple(getattr(self, name) for name in View.__slots__)
+
+    def __repr__(self):
+        return f"<topiary.View seat={self.seat} {self.to_json()}>"
+
+    def legal_move_codes(self) -> list[int]:
+        """The viewer's legal move codes when the viewer is to move, else []."""
+        if self.seat is None or self.seat != self.to_move:
+            return []
+        if self.phase == "play":
+            return _play_codes(
+                self.garden,
+                self.visitors,
+                self.hand,
+                self.options.positions,
+                self.options.must_pick,
+            )
+        if self.phase == "draft":
+            return _keep_codes(tuple(sorted(self.hand + self.received[self.seat])))
+        return []
+
+    def legal_moves(self) -> list[str]:
+        """The viewer's legal moves in notation when the viewer is to move, else []."""
+        return sorted(map(move_text, self.legal_move_codes()))
+
+    def public_score(self) -> dict:
+        """The score as the viewer can know it now.
+
+        Every seat's ``visitors`` and ``bonus``; ``hand`` only for the viewer's own seat
+        (None elsewhere), and ``total`` is what is known: visitors + bonus (+ hand if known).
+        No winners: they depend on hands the viewer cannot see.
+        """
+        hands = [self.hand if s == self.seat else None for s in range(self.players)]
+        seen, bonus, hand = _score_parts(self.garden, self.visitors, hands, self.players)
+        return {
+            "scores": [
+                {
+                    "seat": s,
+                    "visitors": seen[s],
+                    "bonus": bonus[s],
+                    "hand": hand[s],
+                    "total": seen[s] + bonus[s] + (hand[s] or 0),
+                }
+                for s in range(self.players)
+            ]
+        }
+
+    def unseen_tiles(self) -> tuple[int, ...]:
+        """Tiles whose place the viewer does not know (face down, other hands, box)."""
+        known = {x for x in self.garden if x < FACE_DOWN}
+        if self.hand is not None:
+            known.update(self.hand)
+        return tuple(t for t in self.options.game_tiles(self.removed_type) if t not in known)
+
+    def to_json(self) -> dict:
+        """NOTATION.md's position JSON with ``?`` for what the viewer may not know."""
+        hands = [
+            [TILE_NAMES[t] for t in self.hand] if s == self.seat else ["?"] * HAND_SIZE
+            for s in range(self.players)
+        ]
+        data = _position_json(
+            self.options,
+            self.removed_type,
+            self.garden,
+            self.visitors,
+            self.unplaced,
+            hands,
+            self.to_move,
+            self.phase,
+            self.first_player,
+        )
+        data["seat"] = self.seat
+        if self.received is not None:
+            data["draft"] = {
+                "received": [_tiles_json(x) for x in self.received],
+                "passed_on": [_tiles_json(x) for x in self.passed_on],
+            }
+        return data
+
+
+def _tiles_json(tiles: tuple[int, ...] | None) -> list[str] | None:
+    if tiles is None:
+        return None
+    return ["?" if t >= UNKNOWN else TILE_NAMES[t] for t in tiles]
+
+
+def _position_json(
+    options, removed_type, garden, visitors, unplaced, hands, to_move, phase, first_player
+) -> dict:
+    return {
+        "game": NAME,
+        "options": options.to_json(),
+        "removed_type": None if removed_type is None else TYPES[removed_type],
+        "garden": [
+            [_cell_text(garden[JSON_ORDER[row * 5 + col]]) for col in range(5)] for row in range(5)
+        ],
+        "visitors": {POSITIONS[p]: seat for p, seat in enumerate(visitors) if seat >= 0},
+        "unplaced": list(unplaced),
+        "hands": hands,
+        "to_move": to_move,
+        "phase": phase,
+        "first_player": first_player,
+    }
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def new_game(
+    options: Options,
+    seed: int | str | bytes,
+    *,
+    removed_type: str | None = None,
+    first_player: int | None = None,
+) -> State:
+    """The seeded deal of the module docstring."""
+    if not isinstance(options, Options):
+        raise NotationError(f"options: expected topiary.Options, got {options!r}")
+    players = options.players
+    rng = Rng(seed)
+    drawn_type = rng.randbelow(8)
+    drawn_first = rng.randbelow(players)
+    if players == 4:
+        if removed_type is not None:
+            raise NotationError("removed_type: no type is removed with 4 players")
+        removed = None
+    elif removed_type is None:
+        removed = drawn_type
+    else:
+        _require(
+            isinstance(removed_type, str) and len(removed_type) == 1 and removed_type in TYPES,
+            f"removed_type: {removed_type!r} is not a type letter of {TYPES}",
+        )
+        removed = TYPES.index(removed_type)
+    if first_player is None:
+        first = drawn_first
+    else:
+        _require(
+            type(first_player) is int and 0 <= first_player < players,
+            f"first_player: {first_player!r} is not a seat 0..{players - 1}",
+        )
+        first = first_player
+    tiles = list(options.game_tiles(removed))
+    rng.shuffle(tiles)
+    garden = [0] * 25
+    for i, cell in enumerate(JSON_ORDER):
+        garden[cell] = tiles[i] + FACE_DOWN
+    garden[CENTRE] -= FACE_DOWN
+    hands = tuple(
+        tuple(sorted(tiles[25 + HAND_SIZE * s : 25 + HAND_SIZE * (s + 1)])) for s in range(players)
+    )
+    box = tuple(sorted(tiles[25 + HAND_SIZE * players :]))
+    received = passed_on = None
+    phase, to_move = "play", first
+    if options.draft:
+        last = (first - 1) % players
+        received = tuple(box if s == last else None for s in range(players))
+        passed_on = (None,) * players
+        box = ()
+        phase, to_move = "draft", last
+    return State(
+        options=options,
+        garden=tuple(garden),
+        visitors=(-1,) * len(POSITIONS),
+        unplaced=(options.visitors_each,) * players,
+        hands=hands,
+        box=box,
+        to_move=to_move,
+        phase=phase,
+        removed_type=removed,
+        first_player=first,
+        received=received,
+        passed_on=passed_on,
+    )
+
+
+# --------------------------------------------------------------------------- reading JSON
+
+_POSITION_KEYS = {
+    "game",
+    "options",
+    "removed_type",
+    "garden",
+    "visitors",
+    "unplaced",
+    "hands",
+    "to_move",
+    "phase",
+    "first_player",
+    "draft",
+    "box",
+}
+
+
+def _tile_list(data: Any, where: str, length: int | None = None) -> tuple[int, ...]:
+    _require(isinstance(data, list), f"{where}: expected a list of tiles, got {data!r}")
+    if length is not None:
+        _require(len(data) == length, f"{where}: expected {length} tiles, got {len(data)}")
+    return tuple(parse_tile(x, f"{where}[{i}]") for i, x in enumerate(data))
+
+
+def _seat(data: Any, where: str, players: int) -> int:
+    _require(
+        type(data) is int and 0 <= data < players,
+        f"{where}: {data!r} is not a seat 0..{players - 1}",
+    )
+    return data
+
+
+def state_from_json(data: Any) -> State:
+    """A full position from NOTATION.md's JSON; NotationError naming the field if malformed."""
+    _require(isinstance(data, dict), "position: expected a JSON object")
+    unknown = sorted(set(data) - _POSITION_KEYS)
+    _require(not unknown, f"position: unknown field {unknown[0]!r}" if unknown else "")
+    _require(data.get("game") == NAME, f"game: {data.get('game')!r}, expected {NAME!r}")
+    options = Options.from_json(data.get("options", {}))
+    players = options.players
+
+    removed_text = data.get("removed_type")
+    if players == 4:
+        _require(removed_text is None, "removed_type: must be null with 4 players")
+        removed = None
+    else:
+        _require(
+            isinstance(removed_text, str) and len(removed_text) == 1 and removed_text in TYPES,
+            f"removed_type: {removed_text!r} is not a type letter of {TYPES} "
+            f"(one type is removed with {players} players)",
+        )
+        removed = TYPES.index(removed_text)
+
+    rows = data.get("garden")
+    _require(
+        isinstance(rows, list)
+        and len(rows) == 5
+        and all(isinstance(r, list) and len(r) == 5 for r in rows),
+        "garden: expected 5 rows of 5 cells, rank 5 first",
+    )
+    garden = [0] * 25
+    for row in range(5):
+        for col in range(5):
+            cell = JSON_ORDER[row * 5 + col]
+            garden[cell] = _parse_cell_tile(rows[row][col], f"garden {CELLS[cell]}")
+    _require(garden[CENTRE] < FACE_DOWN, "garden c3: the centre tile is always face up")
+
+    placed = data.get("visitors", {})
+    _require(isinstance(placed, dict), 'visitors: expected an object like {"c5:S": 0}')
+    visitors = [-1] * len(POSITIONS)
+    for name, seat in placed.items():
+        p = POSITION_INDEX.get(name)
+        _require(p is not None, f"visitors: no such position {name!r}")
+        _require(p in options.positions, f"visitors: {name} is not in play (corner_diagonals)")
+        visitors[p] = _seat(seat, f"visitors.{name}", players)
+
+    unplaced = data.get("unplaced")
+    _require(
+        isinstance(unplaced, list) and len(unplaced) == players,
+        f"unplaced: expected a list of {players} counts",
+    )
+    for s, count in enumerate(unplaced):
+        quota = options.visitors_each
+        _require(
+            type(count) is int and 0 <= count <= quota,
+            f"unplaced[{s}]: {count!r} is not 0..{quota}",
+        )
+        on_board = visitors.count(s)
+        _require(
+            on_board + count == quota,
+            f"unplaced[{s}]: seat {s} has {on_board} visitors placed and {count} unplaced, "
+            f"not {quota}",
+        )
+
+    hands_data = data.get("hands")
+    _require(
+        isinstance(hands_data, list) and len(hands_data) == players,
+        f"hands: expected {players} hands",
+    )
+    hands = tuple(
+        tuple(sorted(_tile_list(h, f"hands[{s}]", HAND_SIZE))) for s, h in enumerate(hands_data)
+    )
+
+    phase = data.get("phase")
+    _require(phase in PHASES, f"phase: {phase!r} is not 'draft', 'play' or 'over'")
+    to_move = _seat(data.get("to_move"), "to_move", players)
+    all_placed = not any(unplaced)
+    if phase == "over":
+        _require(all_placed, "phase: 'over' but visitors are still unplaced")
+    else:
+        _require(not all_placed, f"phase: {phase!r} but every visitor is placed")
+    if phase == "play":
+        _require(unplaced[to_move] > 0, f"to_move: seat {to_move} has no visitors left")
+
+    if "first_player" in data:
+        first = _seat(data["first_player"], "first_player", players)
+    else:
+        first = _derived_first_player(options, unplaced, to_move)
+
+    received = passed_on = None
+    pool: tuple[int, ...] = ()
+    if options.draft:
+        received, passed_on = _draft_from_json(data.get("draft"), players)
+        if phase == "draft":
+            _require(
+                received[to_move] is not None,
+                f"draft.received[{to_move}]: the seat to move has been passed nothing",
+            )
+            _require(all(v < 0 for v in visitors), "visitors: placed during the draft")
+            pool = received[to_move]
+    else:
+        _require("draft" not in data, "draft: present but the draft option is off")
+        _require(phase != "draft", "phase: 'draft' but the draft option is off")
+
+    seen: dict[int, str] = {}
+    for cell in range(25):
+        _claim(seen, garden[cell] % FACE_DOWN, f"garden {CELLS[cell]}")
+    for s, hand in enumerate(hands):
+        for tile in hand:
+            _claim(seen, tile, f"hands[{s}]")
+    for tile in pool:
+        _claim(seen, tile, f"draft.received[{to_move}]")
+    for tile, where in seen.items():
+        _require(
+            TILE_TYPE[tile] != removed,
+            f"{where}: {TILE_NAMES[tile]} is of the removed type {TYPES[removed or 0]}",
+        )
+    box = tuple(t for t in options.game_tiles(removed) if t not in seen)
+    if "box" in data:
+        given = tuple(sorted(_tile_list(data["box"], "box")))
+        _require(
+            given == box,
+            "box: does not hold exactly the tiles that are nowhere else "
+            f"(expected {[TILE_NAMES[t] for t in box]})",
+        )
+    return State(
+        options=options,
+        garden=tuple(garden),
+        visitors=tuple(visitors),
+        unplaced=tuple(unplaced),
+        hands=hands,
+        box=box,
+        to_move=to_move,
+        phase=phase,
+        removed_type=removed,
+        first_player=first,
+        received=received,
+        passed_on=passed_on,
+    )
+
+
+def _claim(seen: dict[int, str], tile: int, where: str) -> None:
+    _require(tile not in seen, f"{where}: {TILE_NAMES[tile]} is also in {seen.get(tile)}")
+    seen[tile] = where
+
+
+def _derived_first_player(options: Options, unplaced, to_move: int) -> int:
+    """The first player implied by who has placed one visitor more than the others.
+
+    Seats that have placed more form the run of turn order that ends just before the mover.
+    """
+    placed = [options.visitors_each - u for u in unplaced]
+    ahead = sum(1 for x in placed if x > min(placed))
+    return (to_move - ahead) % options.players
+
+
+def _draft_from_json(data: Any, players: int):
+    _require(isinstance(data, dict), 'draft: expected {"received": [...], "passed_on": [...]}')
+    out = []
+    for key in ("received", "passed_on"):
+        lists = data.get(key)
+        _require(
+            isinstance(lists, list) and len(lists) == players,
+            f"draft.{key}: expected one entry (a tile list or null) per seat",
+        )
+        out.append(
+            tuple(
+                None if x is None else _tile_list(x, f"draft.{key}[{s}]")
+                for s, x in enumerate(lists)
+            )
+        )
+    return out[0], out[1]
+
+
+# --------------------------------------------------------------------------- records
+
+
+def make_record(initial: State, moves, *, seed: int | str | None, names) -> dict:
+    """The game record (NOTATION.md) of ``moves`` played from ``initial``; see engine.records."""
+    return records.make_record(sys.modules[__name__], initial, moves, seed=seed, names=names)
+
+
+def _check_deal(initial: State, seed) -> str | None:
+    removed = None if initial.removed_type is None else TYPES[initial.removed_type]
+    dealt = new_game(initial.options, seed, removed_type=removed, first_player=initial.first_player)
+    return None if dealt == initial else f"not the deal of seed {seed!r}"
+
+
+def replay(record: Any) -> list[State]:
+    """Every state of a game record, deal first; RecordError(ply, reason) if it does not replay."""
+    return records.replay(sys.modules[__name__], record, _check_deal)
+
+
+# --------------------------------------------------------------------------- search
+
+
+def perft(state: State, depth: int) -> int:
+    """Leaf count of the full move tree to ``depth`` (bulk-counted at depth 1, as chess does)."""
+    if depth <= 0:
+        return 1
+    codes = state.legal_move_codes()
+    if depth == 1:
+        return len(codes)
+    apply_code = state.apply_code
+    return sum(perft(apply_code(code), depth - 1) for code in codes)
