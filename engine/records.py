@@ -1,15 +1,18 @@
 """Game records (NOTATION.md, "Game records"), shared by both game modules.
 
-A record is one JSON object::
+A record is one JSON object, the same shape for both games::
 
     {"game": "topiary", "options": {...}, "seed": 1, "players": ["ann", "bob"],
-     "deal": <the initial full position, the game's position JSON>,
-     "moves": [{"ply": 1, "seat": 0, "move": "c5:S c4=*", "took": "N2"}, ...],
-     "score": <the score JSON of the last position>}
+     "first_player": 0,
+     "initial": <the full initial position (the deal), the game's position JSON>,
+     "moves": ["c5:S", {"move": "a1:N a3=*", "took": "N2"}, ...],
+     "scores": [...], "winners": [...]}
 
-``took`` is present exactly for moves that take a hidden tile (Topiary takes). ``seed`` is the
-seed the deal came from, or null when the initial position was not dealt from a seed (a
-puzzle, an edited position); with a seed, replaying checks that the deal is the seed's deal.
+A move is its notation, or, when it takes a hidden tile (a Topiary take), an object with the
+notation and the tile taken. ``scores`` and ``winners`` are the score JSON of the last
+position. ``seed`` is the seed the deal came from, or null when the initial position was not
+dealt from a seed (a puzzle, an edited position); with a seed, replaying checks that the
+initial position is that seed's deal.
 """
 
 from __future__ import annotations
@@ -19,7 +22,17 @@ from typing import Any
 
 from engine.errors import EngineError, IllegalMove, RecordError
 
-_RECORD_KEYS = {"game", "options", "seed", "players", "deal", "moves", "score"}
+_RECORD_KEYS = {
+    "game",
+    "options",
+    "seed",
+    "players",
+    "first_player",
+    "initial",
+    "moves",
+    "scores",
+    "winners",
+}
 
 
 def make_record(
@@ -35,22 +48,22 @@ def make_record(
     if seed is not None and (type(seed) is not int and not isinstance(seed, str)):
         raise RecordError(f"seed: {seed!r} is not an integer, a string or None")
     state = initial
-    entries = []
-    for ply, move in enumerate(moves, start=1):
-        entry: dict[str, Any] = {"ply": ply, "seat": state.to_move, "move": move}
+    entries: list[str | dict] = []
+    for move in moves:
         took = state.took(move)
-        if took is not None:
-            entry["took"] = took
+        entries.append(move if took is None else {"move": move, "took": took})
         state = state.apply(move)
-        entries.append(entry)
+    score = state.score()
     return {
         "game": module.NAME,
         "options": initial.options.to_json(),
         "seed": seed,
         "players": names,
-        "deal": initial.to_json(),
+        "first_player": initial.first_player,
+        "initial": initial.to_json(),
         "moves": entries,
-        "score": state.score(),
+        "scores": score["scores"],
+        "winners": score["winners"],
     }
 
 
@@ -70,10 +83,10 @@ def replay(module, record: Any, check_deal: Callable[[Any, Any], str | None] | N
     if record["game"] != module.NAME:
         raise RecordError(f"game: {record['game']!r}, expected {module.NAME!r}")
     try:
-        initial = module.state_from_json(record["deal"])
+        initial = module.state_from_json(record["initial"])
         options = module.Options.from_json(record["options"])
     except EngineError as error:
-        raise RecordError(f"deal: {error}") from None
+        raise RecordError(f"initial: {error}") from None
     if options != initial.options:
         raise RecordError("options: differ from the deal's options")
     names = record["players"]
@@ -83,13 +96,18 @@ def replay(module, record: Any, check_deal: Callable[[Any, Any], str | None] | N
         and all(isinstance(n, str) for n in names)
     ):
         raise RecordError(f"players: expected {initial.players} seat names")
+    if record["first_player"] != initial.first_player:
+        raise RecordError(
+            f"first_player: {record['first_player']!r}, but the initial position says "
+            f"{initial.first_player}"
+        )
     seed = record["seed"]
     if seed is not None:
         if type(seed) is not int and not isinstance(seed, str):
             raise RecordError(f"seed: {seed!r} is not an integer, a string or null")
         reason = check_deal(initial, seed) if check_deal else None
         if reason:
-            raise RecordError(f"deal: {reason}")
+            raise RecordError(f"initial: {reason}")
     entries = record["moves"]
     if not isinstance(entries, list):
         raise RecordError("moves: expected a list")
@@ -97,10 +115,10 @@ def replay(module, record: Any, check_deal: Callable[[Any, Any], str | None] | N
     for ply, entry in enumerate(entries, start=1):
         states.append(_replay_move(states[-1], ply, entry))
     final = states[-1].score()
-    if record["score"] != final:
+    recorded = {"scores": record["scores"], "winners": record["winners"]}
+    if recorded != final:
         raise RecordError(
-            f"score: the record says {record['score']!r} but the moves give {final!r}",
-            len(entries),
+            f"scores: the record says {recorded!r} but the moves give {final!r}", len(entries)
         )
     return states
 

@@ -27,8 +27,8 @@ order has taken the box (the leftovers) as the tiles passed to them; each ``keep
 player's pass goes back to the box and phase ``play`` starts with the first player.
 
 Speed (perft, bots, the puzzle solver): besides the notation API, a state offers a fast
-path on plain ints. ``legal_move_codes()`` lists moves as ints, ``apply_code(code)`` plays
-one without checks, ``move_text(code)`` and ``State.move_code(text)`` convert. A play move's
+path on plain ints. ``move_codes()`` lists moves as ints, ``apply_code(code)`` plays
+one without checks, ``move_name(code)`` and ``State.code_of(text)`` convert. A play move's
 code is ``(position * 26 + cell) * 41 + plant`` where ``position`` indexes ``POSITIONS``,
 ``cell`` is the taken cell's index (``25``: no take) and ``plant`` is ``0`` for ``*`` (or
 no take) and ``tile + 1`` for a hand tile; a draft move ``keep`` is ``-mask``, the bitmask of
@@ -300,7 +300,7 @@ def _mask_tiles(mask: int) -> tuple[int, ...]:
     return tuple(t for t in ALL_TILES if mask >> t & 1)
 
 
-def move_text(code: int) -> str:
+def move_name(code: int) -> str:
     """The notation of a move code (see the module docstring)."""
     if code < 0:
         return "keep " + " ".join(TILE_NAMES[t] for t in _mask_tiles(-code))
@@ -488,7 +488,7 @@ class State(_Frozen):
 
     # -- moves
 
-    def legal_move_codes(self) -> list[int]:
+    def move_codes(self) -> list[int]:
         """The mover's legal moves as codes (fast path; unsorted)."""
         if self.phase == "play":
             return _play_codes(
@@ -504,12 +504,12 @@ class State(_Frozen):
 
     def legal_moves(self) -> list[str]:
         """The mover's legal moves in notation, sorted, each once."""
-        return sorted(map(move_text, self.legal_move_codes()))
+        return sorted(map(move_name, self.move_codes()))
 
     def _draft_pool(self) -> tuple[int, ...]:
         return tuple(sorted(self.hands[self.to_move] + self.received[self.to_move]))
 
-    def move_code(self, move: str, seat: int | None = None) -> int:
+    def code_of(self, move: str, seat: int | None = None) -> int:
         """The code of a legal move; IllegalMove saying why if it is not legal."""
         if self.phase == "over":
             raise IllegalMove(f"{move!r}: the game is over")
@@ -569,11 +569,11 @@ class State(_Frozen):
 
         ``seat``, if given, is who is moving: a move by anyone but the mover is refused.
         """
-        return self.apply_code(self.move_code(move, seat))
+        return self.apply_code(self.code_of(move, seat))
 
     def took(self, move: str) -> str | None:
         """The tile a legal move takes (for the record), or None."""
-        code = self.move_code(move)
+        code = self.code_of(move)
         if code < 0:
             return None
         cell = decode_move(code)[1]
@@ -643,9 +643,9 @@ class State(_Frozen):
         return self._replace(hands=hands, passed_on=passed_on, received=received, to_move=receiver)
 
     def children(self) -> list[State]:
-        """The states after each legal move, in ``legal_move_codes()`` order."""
+        """The states after each legal move, in ``move_codes()`` order."""
         apply_code = self.apply_code
-        return [apply_code(code) for code in self.legal_move_codes()]
+        return [apply_code(code) for code in self.move_codes()]
 
     # -- scoring
 
@@ -780,7 +780,7 @@ class View(_Frozen):
     def __repr__(self):
         return f"<topiary.View seat={self.seat} {self.to_json()}>"
 
-    def legal_move_codes(self) -> list[int]:
+    def move_codes(self) -> list[int]:
         """The viewer's legal move codes when the viewer is to move, else []."""
         if self.seat is None or self.seat != self.to_move:
             return []
@@ -798,7 +798,7 @@ class View(_Frozen):
 
     def legal_moves(self) -> list[str]:
         """The viewer's legal moves in notation when the viewer is to move, else []."""
-        return sorted(map(move_text, self.legal_move_codes()))
+        return sorted(map(move_name, self.move_codes()))
 
     def public_score(self) -> dict:
         """The score as the viewer can know it now.
@@ -1182,7 +1182,7 @@ def perft(state: State, depth: int) -> int:
     """Leaf count of the full move tree to ``depth`` (bulk-counted at depth 1, as chess does)."""
     if depth <= 0:
         return 1
-    codes = state.legal_move_codes()
+    codes = state.move_codes()
     if depth == 1:
         return len(codes)
     apply_code = state.apply_code

@@ -1,0 +1,170 @@
+"""``python -m engine <game> <command> [ARG...] [FILE]``: the engine on the command line.
+
+``<game>`` is ``topiary`` or ``wizards-garden``. A command reads its JSON input from FILE, or
+from stdin when FILE is ``-`` or absent, and prints JSON on stdout. Bad input (unreadable
+file, malformed JSON, an illegal move, a record that does not replay ...) exits with status 2
+and one line on stderr naming the problem.
+
+Commands live in ``COMMANDS``: to add one, write ``def _name(module, args, read) -> object``
+and add a ``Command`` entry. ``args`` are the command's own arguments (strings, already
+counted); ``read()`` parses the input JSON, called only by commands that need it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from engine.errors import EngineError, NotationError
+from engine.games import GAME_MODULES, game_module
+
+USAGE = "usage: python -m engine <topiary|wizards-garden> <command> [ARG...] [FILE]"
+
+
+class UsageError(Exception):
+    """The command line itself is wrong."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """One CLI command: what it does, its own arguments, and whether FILE/stdin is read."""
+
+    run: Callable[[ModuleType, list[str], Callable[[], Any]], Any]
+    help: str
+    args: tuple[str, ...] = ()
+    reads_input: bool = True
+    optional_input: bool = False
+
+
+def _position(module: ModuleType, data: Any):
+    """A full position; also accepts an examples/ file's ``{"position": ...}`` wrapper."""
+    if isinstance(data, dict) and "position" in data and "game" not in data:
+        data = data["position"]
+    return module.state_from_json(data)
+
+
+def _score(module, args, read):
+    return _position(module, read()).score()
+
+
+def _moves(module, args, read):
+    return _position(module, read()).legal_moves()
+
+
+def _apply(module, args, read):
+    return _position(module, read()).apply(args[0]).to_json()
+
+
+def _replay(module, args, read):
+    states = module.replay(read())
+    final = states[-1]
+    return {"position": final.to_json(), **final.score()}
+
+
+def _perft(module, args, read):
+    if not hasattr(module, "perft"):
+        raise UsageError(f"perft is not available for {module.NAME}")
+    try:
+        depth = int(args[0])
+    except ValueError:
+        raise UsageError(f"perft DEPTH: {args[0]!r} is not a whole number") from None
+    if depth < 0:
+        raise UsageError(f"perft DEPTH: {depth} is negative")
+    data = read()
+    state = module.new_game(module.Options(players=2), seed=1) if data is None else None
+    if state is None:
+        state = _position(module, data)
+    start = time.perf_counter()
+    nodes = module.perft(state, depth)
+    seconds = time.perf_counter() - start
+    return {
+        "depth": depth,
+        "nodes": nodes,
+        "seconds": round(seconds, 3),
+        "nodes_per_second": round(nodes / seconds) if seconds else None,
+    }
+
+
+COMMANDS: dict[str, Command] = {
+    "score": Command(_score, "the score JSON of a position"),
+    "moves": Command(_moves, "the legal moves of the player to move, as a JSON list"),
+    "apply": Command(_apply, "the position after MOVE (a full state in and out)", ("MOVE",)),
+    "replay": Command(_replay, "check a game record; print its final position and scores"),
+    "perft": Command(
+        _perft,
+        "leaf count of the move tree to DEPTH (default position: the seed-1 deal, 2 players)",
+        ("DEPTH",),
+        optional_input=True,
+    ),
+}
+
+
+def _read_json(source: str | None, optional: bool) -> Any:
+    if source is None and optional:
+        return None
+    try:
+        if source is None or source == "-":
+            text = sys.stdin.read()
+        else:
+            text = Path(source).read_text(encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot read {source}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise NotationError(f"{source or 'stdin'}: not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        where = source if source not in (None, "-") else "stdin"
+        raise NotationError(
+            f"{where}: invalid JSON at line {error.lineno} column {error.colno}: {error.msg}"
+        ) from None
+
+
+def _help() -> str:
+    lines = [USAGE, "", "commands:"]
+    for name, command in COMMANDS.items():
+        lines.append(f"  {' '.join((name, *command.args)):<16} {command.help}")
+    return "\n".join(lines)
+
+
+def run(argv: list[str]) -> Any:
+    """The JSON result of one command line (without the program name)."""
+    if len(argv) < 2:
+        raise UsageError(f"expected a game and a command; {USAGE}")
+    game, name, rest = argv[0], argv[1], argv[2:]
+    if game not in GAME_MODULES:
+        raise UsageError(f"unknown game {game!r}: expected topiary or wizards-garden")
+    command = COMMANDS.get(name)
+    if command is None:
+        raise UsageError(f"unknown command {name!r}: expected one of {', '.join(COMMANDS)}")
+    wanted = len(command.args)
+    if len(rest) < wanted:
+        raise UsageError(f"{name} needs {' '.join(command.args)}")
+    if len(rest) > wanted + (1 if command.reads_input else 0):
+        raise UsageError(f"{name}: unexpected argument {rest[-1]!r}")
+    args, source = rest[:wanted], (rest[wanted] if len(rest) > wanted else None)
+    module = game_module(game)
+    return command.run(module, args, lambda: _read_json(source, command.optional_input))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run a command line, print its JSON; exit status 2 with one line on stderr if bad."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in ("-h", "--help", "help"):
+        print(_help())
+        return 0
+    try:
+        result = run(argv)
+    except (UsageError, EngineError) as error:
+        message = " ".join(str(error).split())
+        print(f"error: {message}", file=sys.stderr)
+        return 2
+    json.dump(result, sys.stdout)
+    sys.stdout.write("\n")
+    return 0
