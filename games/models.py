@@ -1,5 +1,13 @@
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
+
+from engine.games import game_module
+
+#: How long a player in a live game may be gone before an opponent may claim the win.
+GONE_CLAIM_AFTER = timedelta(seconds=60)
 
 
 class GameKind(models.TextChoices):
@@ -7,12 +15,37 @@ class GameKind(models.TextChoices):
     WIZARDS_GARDEN = "wizards_garden", "Wizards' Garden"
 
 
+class TimeControl(models.TextChoices):
+    """The time controls a table can be created with: live clocks or days per move."""
+
+    BLITZ = "3+2", "3+2 (live)"
+    RAPID = "5+3", "5+3 (live)"
+    CLASSICAL = "10+5", "10+5 (live)"
+    ONE_DAY = "1d", "1 day per move"
+    THREE_DAYS = "3d", "3 days per move"
+
+    def fields(self) -> dict:
+        """The Game fields this time control sets."""
+        if self.value.endswith("d"):
+            return {
+                "clock_initial": None,
+                "clock_increment": None,
+                "correspondence_days": int(self.value[:-1]),
+            }
+        minutes, increment = self.value.split("+")
+        return {
+            "clock_initial": int(minutes) * 60,
+            "clock_increment": int(increment),
+            "correspondence_days": None,
+        }
+
+
 class Game(models.Model):
     """One table: its seats, its options and deal seed, and the moves played so far.
 
-    ``state`` and ``moves`` hold hidden information (face-down identities,
-    hands, the tiles taken). They never leave the server while the game is
-    running: everything a client sees is built from an engine view.
+    ``state``, ``initial``, ``moves`` and ``record`` hold hidden information
+    (face-down identities, hands, the tiles taken). They never leave the server
+    while the game is running: everything a client sees is built from an engine view.
     """
 
     class Status(models.TextChoices):
@@ -37,24 +70,86 @@ class Game(models.Model):
         on_delete=models.SET_NULL,
         related_name="created_games",
     )
+    # A challenge: a table only this player may join.
+    invited = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="challenges",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     ply = models.PositiveIntegerField(default=0)
+    # The full position now and at the deal, as the engine's JSON.
     state = models.JSONField(null=True, blank=True)
+    initial = models.JSONField(null=True, blank=True)
+    # One entry per ply: {"seat": int, "move": notation, "took": tile or null}.
     moves = models.JSONField(default=list, blank=True)
+    # Set when the game is scored: the engine's game record (NOTATION.md).
+    record = models.JSONField(null=True, blank=True)
+    # {"winners": [seat, ...], "ranks": [rank per seat], "scores": engine scores}.
     result = models.JSONField(null=True, blank=True)
     termination = models.CharField(max_length=20, blank=True)
+    # When the player to move started thinking, and when they run out of time.
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    # The seat to move is played by a bot (a bot user, or a stand-in for a forfeited seat).
+    bot_to_move = models.BooleanField(default=False)
 
     class Meta:
-        indexes = [models.Index(fields=["status", "-created_at"])]
+        indexes = [
+            models.Index(fields=["status", "-created_at"]),
+            models.Index(fields=["status", "deadline"]),
+            models.Index(fields=["status", "bot_to_move"]),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} #{self.pk}"
 
+    @property
+    def engine(self):
+        """The engine module playing this game's rules."""
+        return game_module(self.kind)
+
+    @property
+    def seat_count(self) -> int:
+        """How many players sit at the table."""
+        return self.options.get("players", 2) if self.kind == GameKind.TOPIARY else 2
+
+    @property
+    def is_live(self) -> bool:
+        """True for clocked games, False for correspondence (days per move)."""
+        return self.clock_initial is not None
+
+    @property
+    def time_control(self) -> str:
+        """The time control as people say it: ``5+3`` or ``1 day``."""
+        if self.is_live:
+            return f"{self.clock_initial // 60}+{self.clock_increment or 0}"
+        if self.correspondence_days:
+            days = self.correspondence_days
+            return f"{days} day{'s' if days != 1 else ''}"
+        return "untimed"
+
+    def engine_state(self):
+        """The full engine state (hidden information included: server side only)."""
+        return self.engine.state_from_json(self.state)
+
+    def engine_initial(self):
+        """The full engine state of the deal."""
+        return self.engine.state_from_json(self.initial)
+
 
 class Seat(models.Model):
     """A player's place at a table, in turn order (``index`` 0 moves first in seat order)."""
+
+    class Forfeit(models.TextChoices):
+        NONE = "", "Playing"
+        RESIGNED = "resign", "Resigned"
+        TIME = "time", "Ran out of time"
+        GONE = "gone", "Left the game"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()
@@ -68,6 +163,10 @@ class Seat(models.Model):
     clock_ms = models.BigIntegerField(null=True, blank=True)
     score = models.JSONField(null=True, blank=True)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A forfeited seat ranks last; with 3-4 players a bot plays its remaining turns.
+    forfeit = models.CharField(max_length=10, choices=Forfeit.choices, blank=True)
+    # Last sign of life from the player's page (connect, message, heartbeat or leaving).
+    last_seen = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["index"]
@@ -77,3 +176,19 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} seat {self.index}"
+
+    @property
+    def played_by_bot(self) -> bool:
+        """True when a bot makes this seat's moves."""
+        return bool(self.forfeit) or (self.user is not None and self.user.is_bot)
+
+    def gone_since(self, game: Game):
+        """Since when the player has shown no sign of life (bots are never gone)."""
+        if self.user is None or self.user.is_bot:
+            return None
+        return self.last_seen or game.started_at
+
+    def is_gone(self, game: Game, now=None) -> bool:
+        """True when the player has been gone long enough for an opponent to claim the win."""
+        since = self.gone_since(game)
+        return since is not None and since <= (now or timezone.now()) - GONE_CLAIM_AFTER
