@@ -29,11 +29,13 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.errors import EngineError, IllegalMove, NotationError, RecordError
+from engine import records
+from engine.errors import EngineError, IllegalMove, NotationError
 from engine.rng import Rng
 
 NAME = "wizards_garden"
@@ -219,6 +221,18 @@ class State:
     def is_over(self) -> bool:
         """True once the player to move cannot plant."""
         return self.phase == OVER
+
+    @property
+    def first_player(self) -> int:
+        """The seat that placed (or places) the first setup seed.
+
+        Setup alternates from an empty board, so the count of seeds tells it.
+        After setup the position no longer does: then it is the seat to move,
+        who moves first in a record starting from that position.
+        """
+        if self.phase == SETUP and self.occupied.bit_count() % 2:
+            return 1 - self.to_move
+        return self.to_move
 
     @property
     def occupied(self) -> int:
@@ -666,96 +680,31 @@ def _check_reachable(state: State) -> None:
         raise NotationError(f"phase 'over', but seat {state.to_move} can still plant")
 
 
-_RECORD_FIELDS = ("game", "seed", "players", "first_player", "moves", "scores", "winners")
-
-
 def make_record(
     initial: State, moves: Iterable[str], *, seed: int | str | None, names: Iterable[str]
 ) -> dict:
-    """The game record of ``moves`` played from ``initial``, moves in canonical notation.
+    """The game record (see engine.records) of ``moves`` played from ``initial``.
 
-    ``first_player`` is the seat making the record's first move; ``initial``
-    holds the starting position, so records from any position replay.
-    Raises ``RecordError`` naming the ply of an illegal move.
+    Moves are recorded in canonical notation: a harvest is named only where the
+    mover had a choice, its lines sorted. Raises ``IllegalMove`` for a move that
+    is not legal where it is played.
     """
-    names = list(names)
-    if len(names) != 2 or not all(isinstance(name, str) for name in names):
-        raise RecordError(f"a Wizards' Garden record names 2 players, got {names!r}")
+    canonical = []
     state = initial
-    played = []
-    for ply, move in enumerate(moves, 1):
-        try:
-            code = state.code_of(move)
-        except IllegalMove as error:
-            raise RecordError(f"move {move!r}: {error}", ply) from None
-        played.append(move_name(code))
+    for move in moves:
+        code = state.code_of(move)
+        canonical.append(move_name(code))
         state = state.apply_code(code)
-    score = state.score()
-    return {
-        "game": NAME,
-        "options": initial.options.to_json(),
-        "seed": seed,
-        "players": names,
-        "first_player": initial.to_move,
-        "initial": initial.to_json(),
-        "moves": played,
-        "scores": score["scores"],
-        "winners": score["winners"],
-    }
+    return records.make_record(sys.modules[__name__], initial, canonical, seed=seed, names=names)
+
+
+def _check_deal(initial: State, seed: int | str) -> str | None:
+    """Why ``initial`` is not a deal of ``seed``: any fresh board, first player drawn or picked."""
+    if initial == new_game(initial.options, seed, initial.first_player):
+        return None
+    return f"not the deal of seed {seed!r}: a deal is an empty board with 20 seeds in the basket"
 
 
 def replay(record: Any) -> list[State]:
-    """Every state of a record, from the start to the last move.
-
-    The start is the record's ``initial`` position, or else the deal of
-    ``new_game(options, seed, first_player)``. Raises ``RecordError``
-    naming the ply at fault (0 for the header).
-    """
-    if not isinstance(record, dict):
-        raise RecordError("a game record must be a JSON object")
-    missing = [name for name in _RECORD_FIELDS if name not in record]
-    if missing:
-        raise RecordError(f"record is missing field {missing[0]!r}")
-    unknown = sorted(set(record) - {*_RECORD_FIELDS, "options", "initial"})
-    if unknown:
-        raise RecordError(f"unknown field {unknown[0]!r} in a Wizards' Garden record")
-    if record["game"] != NAME:
-        raise RecordError(f"field 'game' must be {NAME!r}, got {record['game']!r}")
-    names = record["players"]
-    if not isinstance(names, list) or len(names) != 2 or not all(isinstance(n, str) for n in names):
-        raise RecordError(f"field 'players' must name 2 players, got {names!r}")
-    moves = record["moves"]
-    if not isinstance(moves, list):
-        raise RecordError("field 'moves' must be a list of moves")
-    try:
-        options = Options.from_json(record.get("options"))
-        if "initial" in record:
-            initial = state_from_json(record["initial"])
-        else:
-            seed = record["seed"]
-            if not isinstance(seed, int | str) or isinstance(seed, bool):
-                raise RecordError(f"field 'seed' must be a number or text, got {seed!r}")
-            initial = new_game(options, seed, record["first_player"])
-    except EngineError as error:
-        raise RecordError(str(error)) from None
-    if initial.options != options:
-        raise RecordError("field 'options' differs from the options of the initial position")
-    if record["first_player"] != initial.to_move:
-        raise RecordError(
-            f"field 'first_player' is {record['first_player']!r},"
-            f" but seat {initial.to_move} moves first in the initial position"
-        )
-    states = [initial]
-    for ply, move in enumerate(moves, 1):
-        try:
-            states.append(states[-1].apply(move))
-        except IllegalMove as error:
-            raise RecordError(f"move {move!r}: {error}", ply) from None
-    score = states[-1].score()
-    if [record["scores"], record["winners"]] != [score["scores"], score["winners"]]:
-        raise RecordError(
-            f"the recorded scores {record['scores']} and winners {record['winners']} differ from"
-            f" the replay's {score['scores']} and {score['winners']}",
-            len(moves),
-        )
-    return states
+    """Every state of a game record, initial position first; ``RecordError`` names the ply."""
+    return records.replay(sys.modules[__name__], record, _check_deal)

@@ -520,10 +520,11 @@ def test_a_record_replays_every_state_and_the_scores():
     assert {"scores": record["scores"], "winners": record["winners"]} == states[-1].score()
 
 
-def test_a_record_without_the_initial_position_replays_from_seed_and_first_player():
+def test_a_record_of_a_chosen_first_player_and_options_replays():
     start, moves = random_game(12, wg.Options(setup_apart=True), first_player=1)
     record = wg.make_record(start, moves, seed=12, names=["ada", "bo"])
-    del record["initial"]
+    assert record["first_player"] == 1
+    assert record["options"] == {"setup_apart": True}
     assert wg.replay(record)[0] == start
 
 
@@ -534,28 +535,42 @@ def test_a_record_stores_moves_in_canonical_notation():
     assert wg.replay(record)[-1] == start.apply("c2W")
 
 
+def test_a_seeded_record_must_start_from_a_deal():
+    start = wg.state_from_json(example("wizards_garden_moves.json")["position"])
+    record = wg.make_record(start, ["c2W"], seed=5, names=["ada", "bo"])
+    with pytest.raises(RecordError, match="not the deal of seed 5") as caught:
+        wg.replay(record)
+    assert caught.value.ply == 0
+
+
+def test_a_record_from_mid_setup_knows_who_placed_first():
+    start = wg.new_game(wg.Options(), seed=0, first_player=1).apply("a1W")
+    record = wg.make_record(start, ["d4B", "b2W"], seed=None, names=["ada", "bo"])
+    assert record["first_player"] == 1
+    assert wg.replay(record)[-1].to_move == 0
+
+
 def test_an_illegal_move_in_a_record_is_rejected_with_its_ply():
     start, moves = random_game(13)
     record = wg.make_record(start, moves, seed=13, names=["ada", "bo"])
     record["moves"][6] = record["moves"][2]
-    with pytest.raises(RecordError, match=r"ply 7: move .* is occupied") as caught:
+    with pytest.raises(RecordError, match=r"ply 7: .* is occupied") as caught:
         wg.replay(record)
     assert caught.value.ply == 7
-    with pytest.raises(RecordError) as caught:
+    with pytest.raises(IllegalMove, match="is occupied"):
         wg.make_record(start, record["moves"], seed=13, names=["ada", "bo"])
-    assert caught.value.ply == 7
 
 
 @pytest.mark.parametrize(
     ("change", "message", "ply"),
     [
-        ({"game": "topiary"}, "field 'game'", 0),
-        ({"players": ["ada"]}, "field 'players'", 0),
-        ({"moves": "a1W"}, "field 'moves'", 0),
-        ({"first_player": 2}, "field 'first_player'", 0),
-        ({"options": {"setup_apart": True}}, "field 'options'", 0),
+        ({"game": "topiary"}, "game: 'topiary'", 0),
+        ({"players": ["ada"]}, "players: expected 2", 0),
+        ({"moves": "a1W"}, "moves: expected a list", 0),
+        ({"first_player": 2}, "first_player: 2", 0),
+        ({"options": {"setup_apart": True}}, "options: differ", 0),
         ({"initial": {"game": "wizards_garden"}}, "missing field 'board'", 0),
-        ({"winners": [7]}, "recorded scores", -1),
+        ({"winners": [7]}, "scores: the record says", -1),
         ({"extra": 1}, "unknown field 'extra'", 0),
     ],
 )
