@@ -1,0 +1,173 @@
+"""Ratings move once per finished rated game and once per puzzle attempt."""
+
+import threading
+
+import pytest
+from django.db import connection
+
+from games.models import Game
+from ratings import elo
+from ratings.models import Rating, RatingChange
+from ratings.services import rating_record_puzzle, ratings_apply_game
+from tests.ratings.played import make_user, play_game
+
+pytestmark = pytest.mark.django_db
+
+
+def rating(user, kind="topiary"):
+    return Rating.objects.get(user=user, kind=kind)
+
+
+def test_two_player_game_moves_both_ratings_by_standard_elo():
+    ann, bob = make_user("ann"), make_user("bob")
+    game = play_game([ann, bob], seed=3)
+    changes = ratings_apply_game(game=game)
+    winner, loser = sorted(game.seats.all(), key=lambda seat: seat.rank)
+    assert {c.user_id: round(c.after, 6) for c in changes} == {
+        winner.user_id: 1520.0,
+        loser.user_id: 1480.0,
+    }
+    assert rating(winner.user).value == 1520.0
+    assert rating(loser.user).games == 1
+    assert all(c.game_id == game.pk and c.kind == "topiary" and c.before == 1500 for c in changes)
+
+
+def test_running_the_scoring_again_changes_nothing():
+    ann, bob = make_user("ann"), make_user("bob")
+    game = play_game([ann, bob], seed=4)
+    first = ratings_apply_game(game=game)
+    values = {r.user_id: (r.value, r.games) for r in Rating.objects.all()}
+    again = ratings_apply_game(game=game)
+    assert {c.pk for c in again} == {c.pk for c in first}
+    assert {r.user_id: (r.value, r.games) for r in Rating.objects.all()} == values
+    assert RatingChange.objects.count() == 2
+
+
+def test_four_player_topiary_splits_k_over_the_opponents():
+    players = [make_user(name) for name in ("ann", "bob", "cy", "di")]
+    game = play_game(players, seed=11)
+    changes = {c.user_id: c.change for c in ratings_apply_game(game=game)}
+    for seat in game.seats.all():
+        beaten = 4 - seat.rank
+        assert changes[seat.user_id] == pytest.approx(40 / 3 * (beaten - 1.5))
+
+
+def test_shared_victory_under_tiebreak_share_is_a_draw():
+    ann, bob, cy = make_user("ann"), make_user("bob"), make_user("cy")
+    game = play_game([ann, bob, cy], seed=5)
+    # A shared first place as the games app stores it under tiebreak=share.
+    game.seats.filter(index__in=[0, 1]).update(rank=1)
+    game.seats.filter(index=2).update(rank=3)
+    changes = {c.user_id: c for c in ratings_apply_game(game=game)}
+    assert changes[ann.pk].score == changes[bob.pk].score == 0.75
+    assert changes[ann.pk].after == changes[bob.pk].after == 1510.0
+    assert changes[cy.pk].after == 1480.0
+
+
+def test_k_falls_to_20_once_twenty_games_are_rated():
+    ann, bob = make_user("ann"), make_user("bob")
+    Rating.objects.create(user=ann, kind="topiary", games=19)
+    Rating.objects.create(user=bob, kind="topiary", games=19)
+    first = {c.user_id: c.k for c in ratings_apply_game(game=play_game([ann, bob], seed=1))}
+    second = {c.user_id: c.k for c in ratings_apply_game(game=play_game([ann, bob], seed=2))}
+    assert first == {ann.pk: 40, bob.pk: 40}
+    assert second == {ann.pk: 20, bob.pk: 20}
+    assert not rating(ann).provisional and rating(ann).display == f"{round(rating(ann).value)}"
+
+
+def test_wizards_garden_has_its_own_rating_and_bots_are_rated():
+    ann, bot = make_user("ann"), make_user("greedy-bot", bot_level="greedy")
+    ratings_apply_game(game=play_game([ann, bot], kind="wizards_garden", seed=9))
+    assert {r.kind for r in Rating.objects.filter(user=bot)} == {"wizards_garden"}
+    assert rating(ann, "wizards_garden").games == 1
+    assert not Rating.objects.filter(kind="topiary").exists()
+
+
+def test_casual_unfinished_and_aborted_games_move_nothing():
+    ann, bob = make_user("ann"), make_user("bob")
+    casual = play_game([ann, bob], seed=1, rated=False)
+    running = play_game([ann, bob], seed=2, plies=5)
+    aborted = play_game([ann, bob], seed=3, plies=1)
+    Game.objects.filter(pk=aborted.pk).update(status=Game.Status.ABORTED)
+    for game in (casual, running, aborted):
+        assert ratings_apply_game(game=game) == []
+    assert not Rating.objects.exists() and not RatingChange.objects.exists()
+
+
+def test_a_game_without_ranks_is_refused_and_changes_nothing():
+    game = play_game([make_user("ann"), make_user("bob")], seed=1)
+    game.seats.update(rank=None)
+    with pytest.raises(ValueError, match="no rank"):
+        ratings_apply_game(game=game)
+    assert not RatingChange.objects.exists()
+
+
+def test_puzzle_attempt_moves_the_puzzle_rating_once_per_puzzle():
+    ann = make_user("ann")
+    change = rating_record_puzzle(
+        user=ann, puzzle_key="2026-11-22", puzzle_rating=1700, solved=True
+    )
+    assert (change.before, round(change.after, 2)) == (1500, 1530.39)
+    assert change.expected == pytest.approx(elo.expected_score(1500, 1700))
+    again = rating_record_puzzle(
+        user=ann, puzzle_key="2026-11-22", puzzle_rating=1200, solved=False
+    )
+    assert again.pk == change.pk and again.after == change.after
+    assert rating(ann, "puzzle").games == 1
+    rating_record_puzzle(user=ann, puzzle_key="2026-11-23", puzzle_rating=1500, solved=False)
+    assert rating(ann, "puzzle").games == 2
+
+
+@pytest.mark.parametrize(
+    ("key", "puzzle_rating", "message"),
+    [("", 1500, "puzzle_key"), ("x" * 101, 1500, "longer"), ("p", float("nan"), "finite")],
+)
+def test_bad_puzzle_input_is_refused_and_changes_nothing(key, puzzle_rating, message):
+    ann = make_user("ann")
+    with pytest.raises(ValueError, match=message):
+        rating_record_puzzle(user=ann, puzzle_key=key, puzzle_rating=puzzle_rating, solved=True)
+    assert not Rating.objects.exists()
+
+
+def run_at_once(calls):
+    """Run the calls in threads released together; each thread has its own connection."""
+    barrier = threading.Barrier(len(calls))
+    errors = []
+
+    def run(call):
+        try:
+            barrier.wait()
+            call()
+        except Exception as error:  # surfaced by the assertion below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_scoring_of_one_game_applies_it_once(postgres_url):
+    ann, bob = make_user("ann"), make_user("bob")
+    game = play_game([ann, bob], seed=6)
+    run_at_once([lambda: ratings_apply_game(game=game)] * 4)
+    assert RatingChange.objects.filter(game=game).count() == 2
+    assert sorted(r.value for r in Rating.objects.all()) == [1480.0, 1520.0]
+    assert {r.games for r in Rating.objects.all()} == {1}
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_games_with_a_shared_player_both_count(postgres_url):
+    ann, bob, cy = make_user("ann"), make_user("bob"), make_user("cy")
+    games = [play_game([ann, bob], seed=7), play_game([ann, cy], seed=8)]
+    run_at_once([lambda game=game: ratings_apply_game(game=game) for game in games])
+    first, second = RatingChange.objects.filter(user=ann).order_by("id")
+    assert second.before == first.after
+    assert rating(ann).value == second.after and rating(ann).games == 2
