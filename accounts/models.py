@@ -1,5 +1,14 @@
 from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import UserManager as DjangoUserManager
 from django.db import models
+from django.db.models.functions import Lower
+
+
+class UserManager(DjangoUserManager):
+    """Usernames are unique regardless of case, so logging in ignores case too."""
+
+    def get_by_natural_key(self, username):
+        return self.get(username__iexact=username)
 
 
 class User(AbstractUser):
@@ -13,13 +22,22 @@ class User(AbstractUser):
     is_bot = models.BooleanField(default=False)
     bot_level = models.CharField(max_length=16, choices=BotLevel.choices, blank=True)
 
+    objects = UserManager()
+
     class Meta:
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(is_bot=False, bot_level="")
                 | (models.Q(is_bot=True) & ~models.Q(bot_level="")),
                 name="bot_has_level_and_only_bots",
-            )
+            ),
+            # "Alice" and "alice" would be one name to a reader, so the database refuses both.
+            models.UniqueConstraint(Lower("username"), name="username_unique_ignoring_case"),
+            models.UniqueConstraint(
+                Lower("email"),
+                condition=~models.Q(email=""),
+                name="email_unique_ignoring_case",
+            ),
         ]
 
     def __str__(self) -> str:

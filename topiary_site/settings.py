@@ -80,6 +80,10 @@ AUTH_USER_MODEL = "accounts.User"
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+AUTHENTICATION_BACKENDS = ["accounts.backends.PlayerBackend"]
+# Failed logins allowed per (username, address) within the window before refusing.
+LOGIN_FAILURE_LIMIT = int(env("LOGIN_FAILURE_LIMIT", "5"))
+LOGIN_FAILURE_WINDOW = int(env("LOGIN_FAILURE_WINDOW", "900"))
 
 TEMPLATES = [
     {
@@ -163,7 +167,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # Under ASGI nothing else serves static files: WhiteNoise does, from the finders in DEBUG.
 WHITENOISE_USE_FINDERS = DEBUG

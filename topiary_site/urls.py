@@ -1,13 +1,15 @@
+"""Where each app lives: see docs/ARCHITECTURE.md for the URL space of each."""
+
 from django.contrib import admin
 from django.urls import include, path
 
-from games.urls import home
+from topiary_site import views
 
 urlpatterns = [
-    home,
+    path("", views.home, name="home"),
+    path("", include("accounts.urls")),
     path("", include("games.urls")),
-    path("accounts/", include("accounts.urls")),
-    path("ratings/", include("ratings.urls")),
+    path("leaderboards/", include("ratings.urls")),
     path("puzzles/", include("puzzles.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("admin/", admin.site.urls),

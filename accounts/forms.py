@@ -1,0 +1,98 @@
+"""Account forms: they check the shape of input; accounts.services decides the rest."""
+
+from django import forms
+from django.contrib.auth import password_validation
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
+from django.core.exceptions import ValidationError
+
+from accounts import throttle
+from accounts.models import User
+from accounts.validators import USERNAME_MAX_LENGTH, validate_username
+
+# Hashing is deliberately slow, so an enormous password would be a cheap way to load the server.
+PASSWORD_MAX_LENGTH = 128
+
+
+def _password_field(label: str, autocomplete: str, help_text: str = "") -> forms.CharField:
+    return forms.CharField(
+        label=label,
+        strip=False,
+        max_length=PASSWORD_MAX_LENGTH,
+        help_text=help_text,
+        widget=forms.PasswordInput(attrs={"autocomplete": autocomplete}),
+    )
+
+
+class RegistrationForm(forms.Form):
+    username = forms.CharField(
+        max_length=USERNAME_MAX_LENGTH,
+        validators=[validate_username],
+        help_text="3 to 20 letters, digits, '-' or '_'. Shown to other players.",
+        widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none"}),
+    )
+    email = forms.EmailField(
+        max_length=254,
+        help_text="Never shown to other players.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    password = _password_field(
+        "Password", "new-password", password_validation.password_validators_help_text_html()
+    )
+    password_confirm = _password_field("Password again", "new-password")
+
+    def clean(self):
+        cleaned = super().clean()
+        password, confirm = cleaned.get("password"), cleaned.get("password_confirm")
+        if password and confirm and password != confirm:
+            self.add_error("password_confirm", "The two passwords differ.")
+        return cleaned
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form, refusing bots and throttling repeated failures."""
+
+    password = _password_field("Password", "current-password")
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": "That username and password do not match. Both are case-sensitive "
+        "except the username.",
+        "bot": "%(username)s is a bot account: bots play from the server and cannot log in.",
+        "throttled": "Too many failed attempts to log in as %(username)s. "
+        "Wait %(minutes)s minutes and try again.",
+    }
+
+    def _address(self) -> str:
+        return self.request.META.get("REMOTE_ADDR", "") if self.request else ""
+
+    def clean(self):
+        username = self.cleaned_data.get("username")
+        if not username or not self.cleaned_data.get("password"):
+            return self.cleaned_data
+        address = self._address()
+        if throttle.login_blocked(username=username, address=address):
+            raise ValidationError(
+                self.error_messages["throttled"],
+                code="throttled",
+                params={"username": username, "minutes": throttle.window_minutes()},
+            )
+        if User.objects.filter(username__iexact=username, is_bot=True).exists():
+            raise ValidationError(
+                self.error_messages["bot"], code="bot", params={"username": username}
+            )
+        try:
+            cleaned = super().clean()
+        except ValidationError:
+            throttle.login_failure_record(username=username, address=address)
+            raise
+        throttle.login_failures_clear(username=username, address=address)
+        return cleaned
+
+
+class BoundedPasswordChangeForm(PasswordChangeForm):
+    """Django's password change form with the same length bound as everywhere else."""
+
+    old_password = _password_field("Current password", "current-password")
+    new_password1 = _password_field(
+        "New password", "new-password", password_validation.password_validators_help_text_html()
+    )
+    new_password2 = _password_field("New password again", "new-password")

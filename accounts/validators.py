@@ -1,0 +1,28 @@
+"""What a username may be."""
+
+import re
+
+from django.core.exceptions import ValidationError
+
+USERNAME_MIN_LENGTH = 3
+USERNAME_MAX_LENGTH = 20
+USERNAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+# Names of the house bots: a person may not take them even while the bots do not exist yet.
+RESERVED_USERNAMES = {"randombot", "greedybot", "strongbot", "admin", "topiary"}
+
+
+def validate_username(value: str) -> None:
+    """Refuse a username that is too short or long, has odd characters, or is reserved."""
+    if not USERNAME_MIN_LENGTH <= len(value) <= USERNAME_MAX_LENGTH:
+        raise ValidationError(
+            f"A username has {USERNAME_MIN_LENGTH} to {USERNAME_MAX_LENGTH} characters.",
+            code="username_length",
+        )
+    if not USERNAME_PATTERN.fullmatch(value):
+        raise ValidationError(
+            "A username uses only letters A-Z, digits, '-' and '_', "
+            "and starts with a letter or digit.",
+            code="username_characters",
+        )
+    if value.lower() in RESERVED_USERNAMES:
+        raise ValidationError("That username is reserved.", code="username_reserved")
