@@ -822,11 +822,24 @@ class View(_Frozen):
             ]
         }
 
+    def known_pool(self) -> tuple[int, ...] | None:
+        """In a draft, the tiles passed to the mover if the viewer knows them, else None.
+
+        The viewer knows them when it is the mover, or when it passed them itself.
+        """
+        if self.phase != "draft" or self.seat is None:
+            return None
+        if self.to_move == self.seat:
+            return self.received[self.seat]
+        if self.passed_on[self.seat] is not None and (self.seat - 1) % self.players == self.to_move:
+            return self.passed_on[self.seat]
+        return None
+
     def unseen_tiles(self) -> tuple[int, ...]:
-        """Tiles whose place the viewer does not know (face down, other hands, box)."""
+        """Tiles whose place the viewer does not know (face down, other hands, box, in flight)."""
         known = {x for x in self.garden if x < FACE_DOWN}
-        if self.hand is not None:
-            known.update(self.hand)
+        known.update(self.hand or ())
+        known.update(self.known_pool() or ())
         return tuple(t for t in self.options.game_tiles(self.removed_type) if t not in known)
 
     def to_json(self) -> dict:
@@ -878,6 +891,66 @@ def _position_json(
         "phase": phase,
         "first_player": first_player,
     }
+
+
+def sample_state(view: View, rng: Rng) -> State:
+    """A full state ``view`` could be the view of, its hidden tiles dealt at random.
+
+    For bots searching determinizations: everything the viewer knows stays; the tiles it
+    cannot place are shuffled into the face-down cells, the other hands, the box and, in a
+    draft, the tiles in flight. Tiles the viewer passed on in a draft never go face down (the
+    garden was dealt before the draft). Other seats' draft history, which nobody but they
+    know, is filled with arbitrary tiles of the right count.
+    """
+    seat, players = view.seat, view.players
+    unseen = view.unseen_tiles()
+    passed = set() if seat is None or view.passed_on is None else set(view.passed_on[seat] or ())
+    may_be_face_down = [x for x in unseen if x not in passed]
+    rng.shuffle(may_be_face_down)
+    face_down = [c for c in range(25) if view.garden[c] >= FACE_DOWN]
+    garden = list(view.garden)
+    for cell, tile in zip(face_down, may_be_face_down, strict=False):
+        garden[cell] = tile + FACE_DOWN
+    rest = may_be_face_down[len(face_down) :] + [x for x in unseen if x in passed]
+    rng.shuffle(rest)
+    hands = []
+    for s in range(players):
+        if s == seat:
+            hands.append(view.hand)
+        else:
+            hands.append(tuple(sorted(rest[:HAND_SIZE])))
+            del rest[:HAND_SIZE]
+    received = passed_on = None
+    if view.received is not None:
+        pool = view.known_pool()
+        if view.phase == "draft" and pool is None:
+            size = len(view.received[view.to_move])
+            pool, rest = tuple(sorted(rest[:size])), rest[size:]
+        arbitrary = sorted(unseen)
+
+        def history(entries, s):
+            if s == seat or entries[s] is None:
+                return entries[s]
+            if view.phase == "draft" and s == view.to_move and entries is view.received:
+                return pool
+            return tuple(arbitrary[: len(entries[s])])
+
+        received = tuple(history(view.received, s) for s in range(players))
+        passed_on = tuple(history(view.passed_on, s) for s in range(players))
+    return State(
+        options=view.options,
+        garden=tuple(garden),
+        visitors=view.visitors,
+        unplaced=view.unplaced,
+        hands=tuple(hands),
+        box=tuple(sorted(rest)),
+        to_move=view.to_move,
+        phase=view.phase,
+        removed_type=view.removed_type,
+        first_player=view.first_player,
+        received=received,
+        passed_on=passed_on,
+    )
 
 
 # --------------------------------------------------------------------------- setup
