@@ -1,1 +1,102 @@
+import datetime
 
+from django.conf import settings
+from django.db import models
+
+
+class DailyPuzzle(models.Model):
+    """The puzzle of one date, as ``engine.puzzles.daily(date)`` made it, plus its own rating.
+
+    ``line`` is the answer: it never leaves the server before the viewer has
+    solved the puzzle or given up on it.
+    """
+
+    date = models.DateField(unique=True)
+    seed_hex = models.CharField(max_length=64)
+    # Which candidate of the date's seed stream made a good puzzle (0 = the first).
+    candidate = models.PositiveSmallIntegerField(default=0)
+    position = models.JSONField()
+    seat = models.PositiveSmallIntegerField()
+    k = models.PositiveSmallIntegerField()
+    optimum = models.IntegerField()
+    line = models.JSONField()
+    optimal_first_moves = models.PositiveIntegerField()
+    legal_first_moves = models.PositiveIntegerField()
+    greedy = models.IntegerField()
+    # The engine's measures: how far greedy falls short, how rare optimal first moves are.
+    difficulty = models.JSONField()
+    rating = models.FloatField()
+    rated_attempts = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date"]
+
+    def __str__(self) -> str:
+        return f"Daily puzzle {self.date.isoformat()}"
+
+    @property
+    def verify_command(self) -> str:
+        """The command anyone can run to regenerate this puzzle and its optimum."""
+        return f"python -m engine topiary daily {self.date.isoformat()}"
+
+
+class PuzzleAttempt(models.Model):
+    """One submission (or a give-up) by a signed-in user; the first one per puzzle is rated."""
+
+    puzzle = models.ForeignKey(DailyPuzzle, on_delete=models.CASCADE, related_name="attempts")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="puzzle_attempts"
+    )
+    moves = models.JSONField(default=list, blank=True)
+    # None for a give-up: nothing was played.
+    score = models.IntegerField(null=True, blank=True)
+    solved = models.BooleanField(default=False)
+    gave_up = models.BooleanField(default=False)
+    rated = models.BooleanField(default=False)
+    user_rating_before = models.FloatField(null=True, blank=True)
+    user_rating_after = models.FloatField(null=True, blank=True)
+    puzzle_rating_before = models.FloatField(null=True, blank=True)
+    puzzle_rating_after = models.FloatField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "puzzle"],
+                condition=models.Q(rated=True),
+                name="one_rated_attempt_per_user_and_puzzle",
+            ),
+            models.CheckConstraint(
+                condition=~(models.Q(solved=True) & models.Q(gave_up=True)),
+                name="give_up_is_not_a_solve",
+            ),
+        ]
+        indexes = [models.Index(fields=["user", "puzzle"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} on {self.puzzle}"
+
+
+class PuzzleStreak(models.Model):
+    """A user's run of days on which they solved that day's puzzle on that day (UTC)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="puzzle_streak"
+    )
+    current = models.PositiveIntegerField(default=0)
+    best = models.PositiveIntegerField(default=0)
+    last_solved = models.DateField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["-current", "last_solved"])]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.current} days"
+
+    def current_on(self, today: datetime.date) -> int:
+        """The streak as it stands on ``today``: still alive until a whole day goes unsolved."""
+        if self.last_solved is None or self.last_solved < today - datetime.timedelta(days=1):
+            return 0
+        return self.current

@@ -1,0 +1,224 @@
+"""Writes for the daily puzzle: making a date's puzzle once, judging submissions, give-ups.
+
+Rating rule: a user's first attempt at a puzzle (a submission or a give-up,
+whichever comes first) is one rated game between the user and the puzzle;
+both ratings move, later attempts are kept but move nothing.
+
+Streak rule: a day counts when the user solves that day's puzzle on that
+day (UTC) without having given up on it first; the streak is the run of
+such consecutive days. Solving archive puzzles never counts, so the
+streak says "came back every day", which is what it rewards.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from engine import puzzles as engine_puzzles
+from engine.errors import EngineError
+from puzzles.models import DailyPuzzle, PuzzleAttempt, PuzzleStreak
+from ratings import elo
+from ratings.services import rating_record_puzzle
+
+# The first key of PostgreSQL's two-key advisory locks held while a date's puzzle is made.
+_DAILY_LOCK_NAMESPACE = 0x7A21
+
+
+class SubmissionRefused(ValueError):
+    """A submission that cannot be judged (wrong seat, illegal or malformed moves); the
+    message says why. Nothing is stored."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The judgement of a submission, with what it changed for a signed-in solver."""
+
+    score: int | None
+    optimum: int
+    solved: bool
+    # The answer: set only once the solver has solved the puzzle or given up on it.
+    line: list[str] | None
+    rated: bool = False
+    rating_before: float | None = None
+    rating_after: float | None = None
+    streak: int | None = None
+
+
+def daily_puzzle_get_or_create(*, date: datetime.date) -> DailyPuzzle:
+    """The puzzle of ``date``, made by the engine and stored the first time anyone asks.
+
+    Making one takes seconds, so concurrent first requests must not each make
+    it: on PostgreSQL they queue on an advisory lock for the date and all but
+    the first find the row made by the first. On SQLite the write transaction
+    (BEGIN IMMEDIATE) already queues them. ``get_or_create`` still settles a
+    race on the unique date should anything bypass the lock.
+    """
+    existing = DailyPuzzle.objects.filter(date=date).first()
+    if existing is not None:
+        return existing
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_advisory_xact_lock(%s, %s)",
+                    [_DAILY_LOCK_NAMESPACE, date.toordinal()],
+                )
+        existing = DailyPuzzle.objects.filter(date=date).first()
+        if existing is not None:
+            return existing
+        puzzle, _ = DailyPuzzle.objects.get_or_create(date=date, defaults=_stored_fields(date))
+    return puzzle
+
+
+def daily_puzzle_prepare_tomorrow() -> DailyPuzzle:
+    """Make tomorrow's puzzle ahead of time (beat runs this; safe to run any number of times)."""
+    return daily_puzzle_get_or_create(date=timezone.localdate() + datetime.timedelta(days=1))
+
+
+def _stored_fields(date: datetime.date) -> dict[str, Any]:
+    record = engine_puzzles.daily(date).to_json()
+    return {
+        "seed_hex": record["seed"],
+        "candidate": record["candidate"],
+        "position": record["position"],
+        "seat": record["seat"],
+        "k": record["k"],
+        "optimum": record["optimum"],
+        "line": record["line"],
+        "optimal_first_moves": record["optimal_first_moves"],
+        "legal_first_moves": record["legal_first_moves"],
+        "greedy": record["greedy"],
+        "difficulty": record["difficulty"],
+        "rating": record["rating"],
+    }
+
+
+def checked_moves(puzzle: DailyPuzzle, submission: Any, *, complete: bool) -> list[str]:
+    """The moves of a submission ``{"seat": n, "moves": [...]}`` after the shape checks.
+
+    ``complete``: exactly K moves are required (a final submission); otherwise
+    up to K (a position on the way). SubmissionRefused says what is wrong.
+    """
+    if not isinstance(submission, dict):
+        raise SubmissionRefused('expected a JSON object {"seat": ..., "moves": [...]}')
+    unknown = sorted(set(submission) - {"seat", "moves"})
+    if unknown:
+        raise SubmissionRefused(f"unknown field {unknown[0]!r}")
+    seat = submission.get("seat")
+    if type(seat) is not int:
+        raise SubmissionRefused(f"seat: expected the solver's seat number, got {seat!r}")
+    if seat != puzzle.seat:
+        raise SubmissionRefused(f"seat: this puzzle is played by seat {puzzle.seat}, not {seat}")
+    moves = submission.get("moves")
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise SubmissionRefused('moves: expected a list of moves in notation, e.g. "c5:S c4=*"')
+    if complete and len(moves) != puzzle.k:
+        raise SubmissionRefused(
+            f"moves: this puzzle takes exactly {puzzle.k} moves, got {len(moves)}"
+        )
+    if len(moves) > puzzle.k:
+        raise SubmissionRefused(f"moves: only {puzzle.k} visitors are left, got {len(moves)} moves")
+    return moves
+
+
+def puzzle_attempt_submit(*, puzzle: DailyPuzzle, user, submission: Any) -> Verdict:
+    """Judge a submission by replaying it through the engine; keep it for a signed-in user.
+
+    A refused submission (SubmissionRefused) stores nothing and moves nothing.
+    """
+    moves = checked_moves(puzzle, submission, complete=True)
+    try:
+        score = engine_puzzles.grade(puzzle.position, moves)
+    except EngineError as error:
+        raise SubmissionRefused(str(error)) from error
+    solved = score >= puzzle.optimum
+    if not user.is_authenticated:
+        return Verdict(
+            score=score, optimum=puzzle.optimum, solved=solved, line=puzzle.line if solved else None
+        )
+    with transaction.atomic():
+        locked = DailyPuzzle.objects.select_for_update().get(pk=puzzle.pk)
+        earlier = PuzzleAttempt.objects.filter(user=user, puzzle=locked)
+        gave_up = earlier.filter(gave_up=True).exists()
+        attempt = PuzzleAttempt(puzzle=locked, user=user, moves=moves, score=score, solved=solved)
+        _rate_if_first(attempt, first=not earlier.exists())
+        attempt.save()
+        streak = _streak_extend(user=user, puzzle=locked) if solved and not gave_up else None
+        revealed = solved or gave_up or earlier.filter(solved=True).exists()
+    return _verdict(attempt, locked, line=locked.line if revealed else None, streak=streak)
+
+
+def puzzle_give_up(*, puzzle: DailyPuzzle, user) -> Verdict:
+    """Reveal one optimal line; for a signed-in user who had not tried yet, a rated loss."""
+    if not user.is_authenticated:
+        return Verdict(score=None, optimum=puzzle.optimum, solved=False, line=puzzle.line)
+    with transaction.atomic():
+        locked = DailyPuzzle.objects.select_for_update().get(pk=puzzle.pk)
+        earlier = PuzzleAttempt.objects.filter(user=user, puzzle=locked)
+        attempt = earlier.filter(gave_up=True).first()
+        if attempt is None:
+            attempt = PuzzleAttempt(puzzle=locked, user=user, gave_up=True)
+            _rate_if_first(attempt, first=not earlier.exists())
+            attempt.save()
+    return _verdict(attempt, locked, line=locked.line, streak=None)
+
+
+def _verdict(attempt: PuzzleAttempt, puzzle: DailyPuzzle, *, line, streak) -> Verdict:
+    return Verdict(
+        score=attempt.score,
+        optimum=puzzle.optimum,
+        solved=attempt.solved,
+        line=line,
+        rated=attempt.rated,
+        rating_before=attempt.user_rating_before,
+        rating_after=attempt.user_rating_after,
+        streak=streak,
+    )
+
+
+def _rate_if_first(attempt: PuzzleAttempt, *, first: bool) -> None:
+    """Play the rated game user vs puzzle for a first attempt (the puzzle row is locked)."""
+    if not first:
+        return
+    puzzle = attempt.puzzle
+    change = rating_record_puzzle(
+        user=attempt.user,
+        puzzle_key=f"daily:{puzzle.date.isoformat()}",
+        puzzle_rating=puzzle.rating,
+        solved=attempt.solved,
+    )
+    # The puzzle is a player too: it wins when the solver falls short.
+    puzzle_rank, solver_rank = (2, 1) if attempt.solved else (1, 2)
+    puzzle_side, _ = elo.rate_game(
+        [
+            elo.Entrant(rating=puzzle.rating, games=puzzle.rated_attempts, rank=puzzle_rank),
+            elo.Entrant(rating=change.before, games=0, rank=solver_rank),
+        ]
+    )
+    attempt.rated = True
+    attempt.user_rating_before = change.before
+    attempt.user_rating_after = change.after
+    attempt.puzzle_rating_before = puzzle.rating
+    attempt.puzzle_rating_after = puzzle_side.after
+    puzzle.rating = puzzle_side.after
+    puzzle.rated_attempts += 1
+    puzzle.save(update_fields=["rating", "rated_attempts"])
+
+
+def _streak_extend(*, user, puzzle: DailyPuzzle) -> int:
+    """Count a solve towards the streak if it is today's puzzle; the streak as it now stands."""
+    today = timezone.localdate()
+    PuzzleStreak.objects.get_or_create(user=user)
+    streak = PuzzleStreak.objects.select_for_update().get(user=user)
+    if puzzle.date == today and streak.last_solved != today:
+        yesterday = today - datetime.timedelta(days=1)
+        streak.current = streak.current + 1 if streak.last_solved == yesterday else 1
+        streak.best = max(streak.best, streak.current)
+        streak.last_solved = today
+        streak.save(update_fields=["current", "best", "last_solved"])
+    return streak.current_on(today)
