@@ -170,53 +170,61 @@ class Table:
         return totals(self.garden, self.visitors, self.hands, self.players)
 
 
-def determinize(view, rng: random.Random) -> Table:
-    """A full table consistent with everything ``view`` knows, the unseen tiles dealt at random.
+class Dealer:
+    """Deals full tables consistent with everything a view knows (determinizations).
 
     Unseen tiles (face-down cells, other hands, the box) are exchangeable for the viewer,
     except in a draft: the tiles the viewer passed on can only be in the hands of seats
     earlier in turn order or in the box, so they are dealt among those slots first.
     """
-    table = Table(view)
-    garden = table.garden
-    seat = view.seat
-    unseen = list(view.unseen_tiles())
-    rng.shuffle(unseen)
-    down_cells = [c for c in range(25) if garden[c] >= UNKNOWN]
-    others = [s for s in range(table.players) if s != seat]
-    slots = [("garden", c) for c in down_cells]
-    slots += [("hand", s) for s in others for _ in range(3)]
-    box_size = len(unseen) - len(slots)
-    slots += [("box", 0)] * box_size
-    placed: dict[int, int] = {}
-    passed = view.passed_on[seat] if view.passed_on is not None else None
-    if passed:
-        order = [(view.first_player + i) % table.players for i in range(table.players)]
+
+    def __init__(self, view):
+        self.table = Table(view)
+        seat = view.seat
+        players = self.table.players
+        self.unseen = list(view.unseen_tiles())
+        self.down_cells = [c for c in range(25) if self.table.garden[c] >= UNKNOWN]
+        self.others = [s for s in range(players) if s != seat]
+        hand_slots = 3 * len(self.others)
+        self.box_size = len(self.unseen) - len(self.down_cells) - hand_slots
+        passed = view.passed_on[seat] if view.passed_on is not None else None
+        self.passed = [t for t in self.unseen if passed and t in passed]
+        order = [(view.first_player + i) % players for i in range(players)]
         earlier = set(order[: order.index(seat)])
-        allowed = [
-            i
-            for i, (kind, s) in enumerate(slots)
-            if kind == "box" or (kind == "hand" and s in earlier)
-        ]
-        rng.shuffle(allowed)
-        for tile, slot in zip((t for t in unseen if t in passed), allowed, strict=False):
-            placed[slot] = tile
-    rest = [t for t in unseen if t not in placed.values()]
-    hands: dict[int, list[int]] = {s: [] for s in others}
-    box = []
-    it = iter(rest)
-    for i, (kind, where) in enumerate(slots):
-        tile = placed[i] if i in placed else next(it)
-        if kind == "garden":
-            garden[where] = tile + FACE_DOWN
-        elif kind == "hand":
-            hands[where].append(tile)
+        # Slots after the garden cells: 3 per other seat in ``others`` order, then the box.
+        first_hand = len(self.down_cells)
+        self.passed_slots = [
+            first_hand + 3 * i + k
+            for i, s in enumerate(self.others)
+            if s in earlier
+            for k in range(3)
+        ] + list(range(first_hand + hand_slots, len(self.unseen)))
+
+    def deal(self, rng: random.Random) -> Table:
+        """A random full table consistent with the view."""
+        table = self.table.copy()
+        if self.passed:
+            slots = self.passed_slots[:]
+            rng.shuffle(slots)
+            order: list[int | None] = [None] * len(self.unseen)
+            for tile, slot in zip(self.passed, slots, strict=False):
+                order[slot] = tile
+            rest = [t for t in self.unseen if t not in self.passed]
+            rng.shuffle(rest)
+            it = iter(rest)
+            tiles = [next(it) if t is None else t for t in order]
         else:
-            box.append(tile)
-    for s in others:
-        table.hands[s] = hands[s]
-    table.box = box
-    return table
+            tiles = self.unseen[:]
+            rng.shuffle(tiles)
+        garden = table.garden
+        for i, cell in enumerate(self.down_cells):
+            garden[cell] = tiles[i] + FACE_DOWN
+        at = len(self.down_cells)
+        for s in self.others:
+            table.hands[s] = tiles[at : at + 3]
+            at += 3
+        table.box = tiles[at:]
+        return table
 
 
 def playout(table: Table, rand) -> None:

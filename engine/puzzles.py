@@ -36,7 +36,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import topiary
+from engine import bots, topiary
 from engine.errors import IllegalMove, NotationError
 from engine.fastplay import BEATS, POSITIONS_THROUGH, line_points, move_code
 from engine.rng import Rng
@@ -276,7 +276,8 @@ class _Search:
         return best
 
     def _plain_allowed(self, p: int) -> bool:
-        """A placement without a take is allowed (``must_pick`` forbids it beside face-down tiles)."""
+        """True if a plain placement at ``p`` is legal now (``must_pick`` forbids it while
+        the line holds a face-down tile)."""
         if not self.must_pick:
             return True
         garden = self.garden
@@ -307,10 +308,13 @@ class _Search:
         garden = self.garden
         out = []
         for cell in range(25):
-            if garden[cell] >= FACE_DOWN and self.carriers[cell]:
-                if self._can_carry([*self.taken, cell]):
-                    out.append((cell, None))
-                    out.extend((cell, tile) for tile in sorted(self.hand))
+            if (
+                garden[cell] >= FACE_DOWN
+                and self.carriers[cell]
+                and self._can_carry([*self.taken, cell])
+            ):
+                out.append((cell, None))
+                out.extend((cell, tile) for tile in sorted(self.hand))
         return out
 
     def do(self, cell: int, plant: int | None):
@@ -488,3 +492,83 @@ def grade(position: Any, moves: Any) -> int:
         except IllegalMove as error:
             raise IllegalMove(f"move {ply}: {error}") from None
     return state.totals()[seat]
+
+
+# --------------------------------------------------------------------------- the daily puzzle
+
+
+def daily_seed(date: datetime.date | str) -> bytes:
+    """The 32-byte seed of a date: SHA-256 of ``topiary-daily:`` + the ISO date."""
+    return hashlib.sha256(f"topiary-daily:{_iso_date(date)}".encode()).digest()
+
+
+def _iso_date(date: datetime.date | str) -> str:
+    if isinstance(date, datetime.datetime):
+        date = date.date()
+    if isinstance(date, datetime.date):
+        return date.isoformat()
+    try:
+        return datetime.date.fromisoformat(date).isoformat()
+    except (TypeError, ValueError):
+        raise NotationError(f"date: {date!r} is not an ISO date like 2026-11-22") from None
+
+
+def candidate_position(rng: Rng, k: int) -> topiary.State:
+    """One candidate position from the seed stream (docs/PUZZLES_SEED.md, steps 3-5).
+
+    A 2-player game is dealt from ``rng.next_u64()`` and played by the greedy bot (its ties
+    broken by ``rng``) until the seat to move has ``k`` visitors left; the other seat places
+    the rest of its visitors; the position is then handed back to the first seat.
+    """
+    state = topiary.new_game(topiary.Options(players=2), rng.next_u64())
+    while state.unplaced[state.to_move] > k:
+        state = state.apply(bots.choose_move(state.view(state.to_move), "greedy", rng=rng))
+    seat = state.to_move
+    for other in range(state.players):
+        while other != seat and state.unplaced[other]:
+            state = _with_mover(state, other)
+            state = state.apply(bots.choose_move(state.view(other), "greedy", rng=rng))
+    return _with_mover(state, seat)
+
+
+def _with_mover(state: topiary.State, seat: int) -> topiary.State:
+    """The same position with ``seat`` to move (the puzzle breaks the turn order on purpose)."""
+    data = state.to_json()
+    data["to_move"] = seat
+    return topiary.state_from_json(data)
+
+
+def is_good(solution: Solution, k: int) -> bool:
+    """PUZZLES.md's test: optimum beats greedy by 2 (K >= 2) and few optimal first moves."""
+    if solution.optimal_first_moves > FEW_FIRST_MOVES_PER_VISITOR * k:
+        return False
+    return k == 1 or solution.optimum - solution.greedy >= MIN_GREEDY_GAP
+
+
+def daily(date: datetime.date | str) -> Puzzle:
+    """The puzzle of a date: a pure function of the date (see docs/PUZZLES_SEED.md)."""
+    iso = _iso_date(date)
+    seed = daily_seed(iso)
+    k = K_BY_WEEKDAY[datetime.date.fromisoformat(iso).weekday()]
+    stream = Rng(seed)
+    tried = []
+    for candidate in range(MAX_CANDIDATES):
+        state = candidate_position(stream.fork(), k)
+        puzzle = Puzzle(
+            date=iso,
+            seed=seed.hex(),
+            candidate=candidate,
+            position=state.to_json(),
+            seat=state.to_move,
+            k=k,
+            solution=solve(state),
+        )
+        if is_good(puzzle.solution, k):
+            return puzzle
+        tried.append(puzzle)
+    # No candidate passed: the one that comes closest (largest greedy gap, then fewest
+    # optimal first moves, then the earliest) keeps the date's puzzle well defined.
+    return max(
+        tried,
+        key=lambda p: (p.greedy_gap, -p.solution.optimal_first_moves, -p.candidate),
+    )

@@ -1,0 +1,316 @@
+"""Bots for both games: ``random``, ``greedy`` and ``strong``. They see a view, never a state.
+
+    from engine import bots, topiary
+    from engine.rng import Rng
+    view = state.view(state.to_move)
+    move = bots.choose_move(view, "strong", rng=Rng(7), budget=1.0)
+
+Levels
+------
+``random``
+    A uniformly random legal move.
+``greedy``
+    The move with the best immediate gain in the bot's own score. In Topiary a take reveals a
+    tile the bot cannot see yet, so greedy maximises the *expected* score: the taken tile is
+    averaged over the tiles the view has not seen (all equally likely to be under any
+    face-down cell). Everything else in the score (visitors, bonus, own hand) is computable
+    from the view. In Wizards' Garden: most flowers after the move, then holding the staff.
+    Ties are broken with ``rng``. In a Topiary draft, greedy (and strong) keep the three
+    highest values.
+``strong``
+    Information-set Monte Carlo search. Topiary: each iteration deals the unseen tiles at
+    random consistently with the view (``fastplay.Dealer``), picks a root move by UCB1, plays
+    it and then random moves to the end, and scores the result for the bot (a win counts
+    most; the margin over the best other seat breaks near-ties). Root moves enter in the
+    greedy order, a few more as iterations accumulate (progressive widening), since a turn
+    can have hundreds of moves. Wizards' Garden hides nothing, so the search is plain UCT
+    from the position behind the view. The most visited move is played.
+
+The strong bot stops when ``budget`` seconds have passed since the call, checking the clock
+every iteration; ``iterations`` instead caps the number of iterations and ignores the clock,
+which makes it reproducible (tests). All randomness comes from ``rng``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from engine import fastplay, topiary, wizards_garden
+from engine.errors import IllegalMove
+from engine.fastplay import POSITIONS_THROUGH, hand_points, line_points, move_code
+from engine.rng import Rng
+from engine.topiary import FACE_DOWN, LINES, TILE_VALUE
+
+LEVELS = ("random", "greedy", "strong")
+
+#: UCB1 exploration constant (rewards are in [0, 1]).
+EXPLORATION = 0.5
+#: Progressive widening: root moves searched after n iterations (greedy order).
+WIDEN_BASE = 6
+WIDEN_PER_SQRT = 1.0
+#: Margin (points) that counts for as much as half a win in the Topiary reward.
+MARGIN_SCALE = 6.0
+#: Share of the budget the strong bot plans to use; the rest absorbs the last iteration.
+BUDGET_SHARE = 0.97
+
+
+def choose_move(view, level: str, *, rng: Rng, budget: float = 1.0, iterations=None) -> str:
+    """A legal move for the viewer, who must be to move; ``level`` is one of ``LEVELS``.
+
+    ``budget`` is seconds for the strong bot; ``iterations`` (optional) caps its iterations
+    instead, for reproducible play.
+    """
+    if isinstance(view, topiary.View):
+        game = _TOPIARY
+    elif isinstance(view, wizards_garden.View):
+        game = _WIZARDS_GARDEN
+    else:
+        raise TypeError(f"bots take a view (state.view(seat)), not {type(view).__name__}")
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r}: expected one of {', '.join(LEVELS)}")
+    if not isinstance(rng, Rng):
+        raise TypeError("rng: expected an engine.rng.Rng")
+    if view.is_over or view.seat is None or view.seat != view.to_move:
+        raise IllegalMove(f"seat {view.seat} is not to move")
+    if level == "random":
+        return rng.choice(view.legal_moves())
+    return game[level](view, rng, budget, iterations)
+
+
+def _pick_best(scored: dict, rng: Rng):
+    """The key with the highest value; ties broken by ``rng`` over the sorted keys."""
+    top = max(scored.values())
+    return rng.choice(sorted(k for k, v in scored.items() if v == top))
+
+
+# --------------------------------------------------------------------------- Topiary
+
+
+def expected_scores(view: topiary.View) -> dict[int, int]:
+    """Per legal play-phase move code: the viewer's expected score after it, times the number
+    of unseen tiles (an integer, so comparisons are exact on every machine)."""
+    seat = view.seat
+    garden = list(view.garden)
+    hand = list(view.hand)
+    visitors = view.visitors
+    unseen = view.unseen_tiles()
+    n = len(unseen)
+    mine = [p for p, s in enumerate(visitors) if s == seat]
+    free = [p for p in view.options.positions if visitors[p] < 0]
+    points, seen = {}, {}
+    for p in mine + free:
+        points[p], seen[p] = line_points(garden, LINES[p])
+    mine_points = sum(points[p] for p in mine)
+    mine_seen = 0
+    for p in mine:
+        mine_seen |= seen[p]
+    values = {
+        move_code(p): n * (mine_points + points[p] + hand_points(hand, mine_seen | seen[p]))
+        for p in free
+    }
+    free_set = set(free)
+    mine_set = set(mine)
+    cells = {c for p in free for c in LINES[p] if garden[c] >= FACE_DOWN}
+    for cell in sorted(cells):
+        through_mine = [q for q in POSITIONS_THROUGH[cell] if q in mine_set]
+        through_free = [q for q in POSITIONS_THROUGH[cell] if q in free_set]
+        rest_points = mine_points - sum(points[q] for q in through_mine)
+        rest_seen = 0
+        for q in mine:
+            if q not in through_mine:
+                rest_seen |= seen[q]
+
+        rest = (rest_points, rest_seen)
+
+        def after(tile: int, cell=cell, rest=rest, mine=through_mine, free=through_free):
+            return _lines_with(garden, cell, tile, rest, mine, free)
+
+        sums = dict.fromkeys(through_free, 0)
+        for tile in unseen:
+            pts, mask, lines = after(tile)
+            for q in through_free:
+                qp, qs = lines[q]
+                sums[q] += pts + qp + hand_points(hand, mask | qs)
+        for q in through_free:
+            values[move_code(q, cell)] = sums[q]
+        for planted in hand:
+            pts, mask, lines = after(planted)
+            kept = [t for t in hand if t != planted]
+            for q in through_free:
+                qp, qs = lines[q]
+                everything = mask | qs
+                new_tile = sum(TILE_VALUE[t] for t in unseen if everything & fastplay.BEATS[t])
+                values[move_code(q, cell, planted)] = (
+                    n * (pts + qp + hand_points(kept, everything)) + new_tile
+                )
+        garden[cell] = topiary.UNKNOWN
+    return values
+
+
+def _lines_with(garden, cell, tile, rest, through_mine, through_free):
+    """With ``tile`` face up at ``cell``: the viewer's points and seen tiles (``rest`` holds
+    those of the viewer's lines that miss the cell), and each free line through the cell."""
+    garden[cell] = tile
+    pts, mask = rest
+    for q in through_mine:
+        qp, qs = line_points(garden, LINES[q])
+        pts += qp
+        mask |= qs
+    return pts, mask, {q: line_points(garden, LINES[q]) for q in through_free}
+
+
+def _topiary_keep(view: topiary.View, rng: Rng) -> str:
+    """Draft: keep the three highest values."""
+    scored = {}
+    for code in view.move_codes():
+        kept = [t for t in range(40) if -code >> t & 1]
+        scored[code] = sum(TILE_VALUE[t] for t in kept)
+    return topiary.move_name(_pick_best(scored, rng))
+
+
+def _topiary_greedy(view, rng, budget, iterations) -> str:
+    if view.phase == "draft":
+        return _topiary_keep(view, rng)
+    values = expected_scores(view)
+    legal = {code: values[code] for code in view.move_codes()}
+    return topiary.move_name(_pick_best(legal, rng))
+
+
+def _topiary_reward(table: fastplay.Table, seat: int) -> float:
+    total, hand = table.totals()
+    best_other = max(t for s, t in enumerate(total) if s != seat)
+    won = fastplay.winners(total, hand, table.first_player) == [seat]
+    margin = total[seat] - best_other
+    return 0.5 * won + 0.5 / (1.0 + math.exp(-margin / MARGIN_SCALE))
+
+
+def _topiary_strong(view, rng, budget, iterations) -> str:
+    start = time.perf_counter()
+    if view.phase == "draft":
+        return _topiary_keep(view, rng)
+    values = expected_scores(view)
+    ranked = sorted(view.move_codes(), key=lambda code: (-values[code], code))
+    dealer = fastplay.Dealer(view)
+    rand = random.Random(rng.next_u64())
+    seat = view.seat
+
+    def rollout(index: int) -> float:
+        table = dealer.deal(rand)
+        table.play(ranked[index])
+        fastplay.playout(table, rand.random)
+        return _topiary_reward(table, seat)
+
+    best = _bandit(len(ranked), rollout, start, budget, iterations)
+    return topiary.move_name(ranked[best])
+
+
+def _bandit(arms: int, pull, start: float, budget: float, iterations) -> int:
+    """UCB1 over arms in prior order with progressive widening; the most pulled arm."""
+    visits = [0] * arms
+    rewards = [0.0] * arms
+    deadline = start + budget * BUDGET_SHARE
+    clock = time.perf_counter
+    total = 0
+    while (total < iterations) if iterations is not None else (clock() < deadline):
+        width = min(arms, WIDEN_BASE + int(WIDEN_PER_SQRT * math.sqrt(total)))
+        unvisited = next((i for i in range(width) if not visits[i]), None)
+        if unvisited is not None:
+            arm = unvisited
+        else:
+            log_total = math.log(total)
+            arm = max(
+                range(width),
+                key=lambda i: (
+                    rewards[i] / visits[i] + EXPLORATION * math.sqrt(log_total / visits[i])
+                ),
+            )
+        rewards[arm] += pull(arm)
+        visits[arm] += 1
+        total += 1
+    return max(range(arms), key=lambda i: (visits[i], -i))
+
+
+_TOPIARY = {"greedy": _topiary_greedy, "strong": _topiary_strong}
+
+
+# --------------------------------------------------------------------------- Wizards' Garden
+
+
+def _flowers(state: wizards_garden.State, seat: int) -> tuple[int, bool]:
+    white, black = state.harvested[seat]
+    return white + black, state.staff == seat
+
+
+def _garden_greedy(view, rng, budget, iterations) -> str:
+    state = wizards_garden.state_from_view(view)
+    seat = view.seat
+    scored = {code: _flowers(state.apply_code(code), seat) for code in state.move_codes()}
+    return wizards_garden.move_name(_pick_best(scored, rng))
+
+
+class _Node:
+    """A UCT node of the Wizards' Garden search: a state, its untried and tried moves."""
+
+    __slots__ = ("children", "reward", "state", "untried", "visits")
+
+    def __init__(self, state, rand: random.Random):
+        self.state = state
+        self.untried = list(state.move_codes())
+        rand.shuffle(self.untried)
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.reward = 0.0
+
+
+def _garden_result(state, seat: int) -> float:
+    winners = state.score()["winners"]
+    if seat not in winners:
+        return 0.0
+    return 1.0 if len(winners) == 1 else 0.5
+
+
+def _garden_strong(view, rng, budget, iterations) -> str:
+    start = time.perf_counter()
+    deadline = start + budget * BUDGET_SHARE
+    rand = random.Random(rng.next_u64())
+    root = _Node(wizards_garden.state_from_view(view), rand)
+    seat = view.seat
+    total = 0
+    clock = time.perf_counter
+    while (total < iterations) if iterations is not None else (clock() < deadline):
+        node, path = root, [root]
+        while not node.untried and node.children:
+            parent = node
+            log_n = math.log(parent.visits)
+            mover = parent.state.to_move
+
+            def ucb(child, log_n=log_n, mover=mover):
+                mean = child.reward / child.visits
+                own = mean if mover == seat else 1.0 - mean
+                return own + EXPLORATION * math.sqrt(log_n / child.visits)
+
+            node = max(node.children.values(), key=ucb)
+            path.append(node)
+        if node.untried:
+            code = node.untried.pop()
+            child = _Node(node.state.apply_code(code), rand)
+            node.children[code] = child
+            node = child
+            path.append(node)
+        state = node.state
+        while not state.is_over:
+            state = state.apply_code(rand.choice(state.move_codes()))
+        result = _garden_result(state, seat)
+        for visited in path:
+            visited.visits += 1
+            visited.reward += result
+        total += 1
+    if not root.children:
+        return wizards_garden.move_name(rng.choice(sorted(root.state.move_codes())))
+    code = max(root.children, key=lambda c: (root.children[c].visits, -c))
+    return wizards_garden.move_name(code)
+
+
+_WIZARDS_GARDEN = {"greedy": _garden_greedy, "strong": _garden_strong}
