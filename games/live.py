@@ -1,0 +1,46 @@
+"""Pushes to open websockets. The socket is a hint channel: the database holds the truth.
+
+Groups: one per seat of a game (that seat's own view), one for spectators (the
+public view) and one for the lobby. Everything sent to a seat's group is built
+from that seat's engine view; spectators get the spectator view.
+"""
+
+from __future__ import annotations
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+LOBBY_GROUP = "lobby"
+
+
+def seat_group(game_id: int, seat: int) -> str:
+    """The group of the sockets of the player in ``seat``."""
+    return f"game-{game_id}-seat-{seat}"
+
+
+def watchers_group(game_id: int) -> str:
+    """The group of every socket watching a game without a seat in it."""
+    return f"game-{game_id}-watch"
+
+
+def everyone_groups(game_id: int, seat_count: int) -> list[str]:
+    """Every group of a game: its seats and its spectators."""
+    return [seat_group(game_id, seat) for seat in range(seat_count)] + [watchers_group(game_id)]
+
+
+def send(group: str, message: dict) -> None:
+    """Send ``message`` (a JSON-ready frame) to every socket in ``group``."""
+    async_to_sync(get_channel_layer().group_send)(group, {"type": "frame", "frame": message})
+
+
+def game_changed(game_id: int, kind: str = "state") -> None:
+    """Send every socket of a game its own view of the game as it now stands."""
+    from games.selectors import game_frames
+
+    for group, frame in game_frames(game_id, kind=kind):
+        send(group, frame)
+
+
+def lobby_changed() -> None:
+    """Tell lobby sockets the open tables changed; each fetches the tables it may see."""
+    async_to_sync(get_channel_layer().group_send)(LOBBY_GROUP, {"type": "lobby.changed"})

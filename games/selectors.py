@@ -1,0 +1,201 @@
+"""Reads for games: what each viewer may see of a game, and the lobby's open tables.
+
+Everything a client receives about a running game is built here from an engine
+view (``View.to_json``, ``View.legal_moves``, ``View.public_score``), never from
+the full state.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Prefetch, Q
+from django.urls import reverse
+from django.utils import timezone
+
+from games import live
+from games.models import Game, Seat
+
+#: A page that has sent no heartbeat for this long is shown as offline.
+ONLINE_WITHIN_S = 35
+
+
+def game_with_seats(game_id: int) -> tuple[Game, list[Seat]]:
+    """A game and its seats in turn order; ``Game.DoesNotExist`` if there is none."""
+    game = Game.objects.get(pk=game_id)
+    return game, list(game.seats.select_related("user").order_by("index"))
+
+
+def seat_of(seats: list[Seat], user) -> Seat | None:
+    """The seat ``user`` occupies, if any."""
+    if user is None or not user.is_authenticated:
+        return None
+    return next((seat for seat in seats if seat.user_id == user.pk), None)
+
+
+def _epoch_ms(moment) -> int | None:
+    return None if moment is None else int(moment.timestamp() * 1000)
+
+
+def _clocks(game: Game, seats: list[Seat], to_move: int | None, now) -> dict | None:
+    """Remaining milliseconds per seat as of ``now`` and whose clock is running."""
+    if not game.is_live:
+        return None
+    running = to_move if game.status == Game.Status.ACTIVE else None
+    remaining = []
+    for seat in seats:
+        ms = seat.clock_ms
+        if ms is not None and seat.index == running and not seat.forfeit:
+            ms = max(0, ms - int((now - game.turn_started_at).total_seconds() * 1000))
+        remaining.append(ms)
+    if running is not None and seats[running].forfeit:
+        running = None
+    return {"ms": remaining, "running": running}
+
+
+def _seat_json(game: Game, seat: Seat, now, reveal_results: bool) -> dict:
+    user = seat.user
+    since = seat.gone_since(game) if game.status == Game.Status.ACTIVE else None
+    entry = {
+        "index": seat.index,
+        "username": user.username if user else None,
+        "bot": bool(user and user.is_bot),
+        "bot_level": user.bot_level if user and user.is_bot else None,
+        "forfeit": seat.forfeit or None,
+        "online": bool(
+            user
+            and (
+                user.is_bot
+                or (seat.last_seen and (now - seat.last_seen).total_seconds() < ONLINE_WITHIN_S)
+            )
+        ),
+        "away_ms": None if since is None else int((now - since).total_seconds() * 1000),
+    }
+    if reveal_results:
+        entry["score"] = seat.score
+        entry["rank"] = seat.rank
+    return entry
+
+
+def game_payload(game: Game, seats: list[Seat], viewer: int | None, kind: str = "state") -> dict:
+    """One frame for one viewer (a seat index, or None for a spectator), ``ply`` included.
+
+    ``kind`` is ``state`` (a snapshot) or ``move`` (a snapshot that follows one more move).
+    """
+    now = timezone.now()
+    position = legal_moves = score = None
+    to_move = None
+    if game.state is not None:
+        state = game.engine_state()
+        view = state.spectator_view() if viewer is None else state.view(viewer)
+        position = view.to_json()
+        score = view.public_score()
+        playing = game.status == Game.Status.ACTIVE
+        to_move = view.to_move if playing else None
+        own_turn = playing and viewer is not None and not seats[viewer].forfeit
+        legal_moves = view.legal_moves() if own_turn else []
+    finished = game.status == Game.Status.FINISHED and game.result is not None
+    frame = {
+        "type": kind,
+        "game": game.pk,
+        "ply": game.ply,
+        "kind": game.kind,
+        "status": game.status,
+        "rated": game.rated,
+        "time_control": game.time_control,
+        "you": viewer,
+        "seats": [_seat_json(game, seat, now, finished) for seat in seats],
+        "to_move": to_move,
+        "position": position,
+        "legal_moves": legal_moves,
+        "score": score,
+        "moves": [entry["move"] for entry in game.moves],
+        "clocks": _clocks(game, seats, to_move, now),
+        "deadline": _epoch_ms(game.deadline),
+        "termination": game.termination or None,
+        "result": game.result if finished else None,
+    }
+    if kind == "move" and game.moves:
+        frame["move"] = {"seat": game.moves[-1]["seat"], "move": game.moves[-1]["move"]}
+    return frame
+
+
+def game_frames(game_id: int, kind: str = "state") -> list[tuple[str, dict]]:
+    """(group, frame) for every seat's group and the spectators' group of a game."""
+    try:
+        game, seats = game_with_seats(game_id)
+    except Game.DoesNotExist:
+        return []
+    viewers = [*range(len(seats)), None]
+    groups = live.everyone_groups(game.pk, len(seats))
+    return [
+        (group, game_payload(game, seats, viewer, kind))
+        for group, viewer in zip(groups, viewers, strict=True)
+    ]
+
+
+def game_state_for(game_id: int, user) -> dict:
+    """The frame a user may see of a game now (their seat's view, or the public one)."""
+    game, seats = game_with_seats(game_id)
+    seat = seat_of(seats, user)
+    return game_payload(game, seats, seat.index if seat else None)
+
+
+def _table_json(game: Game, user) -> dict:
+    seats = list(game.seats.all())
+    return {
+        "id": game.pk,
+        "kind": game.kind,
+        "kind_name": game.get_kind_display(),
+        "players": len(seats),
+        "seats": [
+            {
+                "username": seat.user.username if seat.user else None,
+                "bot": bool(seat.user and seat.user.is_bot),
+            }
+            for seat in seats
+        ],
+        "time_control": game.time_control,
+        "rated": game.rated,
+        "created_by": game.created_by.username if game.created_by else None,
+        "invited": game.invited.username if game.invited else None,
+        "yours": any(seat.user_id == getattr(user, "pk", None) for seat in seats),
+        "url": reverse("games:game", args=[game.pk]),
+    }
+
+
+def tables_open(user) -> list[dict]:
+    """Tables waiting for players that ``user`` may see: open ones and their own challenges."""
+    visible = Q(invited__isnull=True)
+    if user is not None and user.is_authenticated:
+        visible |= Q(invited=user) | Q(created_by=user)
+    games = (
+        Game.objects.filter(visible, status=Game.Status.OPEN)
+        .select_related("created_by", "invited")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
+        )
+        .order_by("-created_at")[:100]
+    )
+    return [_table_json(game, user) for game in games]
+
+
+def games_live(limit: int = 20) -> list[Game]:
+    """Games being played now, newest first, for spectators to pick from."""
+    return list(
+        Game.objects.filter(status=Game.Status.ACTIVE)
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
+        )
+        .order_by("-started_at")[:limit]
+    )
+
+
+def games_of(user, limit: int = 10) -> list[Game]:
+    """The user's games still running or waiting for players, newest first."""
+    return list(
+        Game.objects.filter(seats__user=user, status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
+        )
+        .order_by("-created_at")
+        .distinct()[:limit]
+    )

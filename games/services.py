@@ -1,0 +1,720 @@
+"""Writes for games: tables, seats, moves, clocks, endings and scoring.
+
+One writer per game: every change to a running game (a move from a socket or
+from HTTP, a bot's move, a clock running out, a resignation) goes through
+``_with_game``, which locks the game's row with ``select_for_update`` for the
+whole read-check-write. Pushes to sockets and bot tasks are queued with
+``transaction.on_commit`` so nobody hears of a change that did not happen.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.services import bot_ensure
+from engine.errors import EngineError
+from engine.games import game_module
+from engine.rng import Rng
+from games import live
+from games.models import Game, GameKind, Seat
+from games.signals import game_finished
+
+#: Longest move text accepted (the longest legal notation is far shorter).
+MOVE_MAX_LENGTH = 64
+#: The bot that plays a forfeited seat's remaining turns.
+STAND_IN_LEVEL = "greedy"
+#: A bot's turn older than this is queued again by the periodic sweep.
+BOT_OVERDUE = timedelta(seconds=20)
+BOT_LEVELS = ("random", "greedy", "strong")
+
+
+class Refused(Exception):
+    """A request the game turns down; nothing changed (except a flag it discovered).
+
+    ``code`` is for programs (see docs/PROTOCOL.md), the message is for people.
+    """
+
+    def __init__(self, code: str, reason: str):
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+# --------------------------------------------------------------------------- the one writer
+
+
+def _with_game(game_id: int, change: Callable[[Game, list[Seat]], Any]) -> Game:
+    """Run ``change(game, seats)`` with the game's row locked; raise a Refused it returns.
+
+    ``change`` raises ``Refused`` to refuse with nothing written, or returns one to
+    refuse after committing what it wrote (a flag found while refusing a move).
+    """
+    with transaction.atomic():
+        try:
+            game = Game.objects.select_for_update().get(pk=game_id)
+        except Game.DoesNotExist:
+            raise Refused("not_found", f"there is no game {game_id}") from None
+        seats = list(game.seats.select_related("user").order_by("index"))
+        outcome = change(game, seats)
+    if isinstance(outcome, Refused):
+        raise outcome
+    return game
+
+
+def _after_commit_game(game: Game, kind: str = "state") -> None:
+    game_id = game.pk
+    transaction.on_commit(lambda: live.game_changed(game_id, kind))
+
+
+def _after_commit_lobby() -> None:
+    transaction.on_commit(live.lobby_changed)
+
+
+def _queue_bot(game: Game) -> None:
+    from games.tasks import bot_move
+
+    game_id, ply = game.pk, game.ply
+    transaction.on_commit(lambda: bot_move.delay(game_id, ply))
+
+
+def _queue_score(game: Game) -> None:
+    from games.tasks import game_score as game_score_task
+
+    game_id = game.pk
+    transaction.on_commit(lambda: game_score_task.delay(game_id))
+
+
+# --------------------------------------------------------------------------- creating tables
+
+
+def _options_checked(kind: str, players: int, options: dict | None) -> dict:
+    """The table's rule options as the engine reads them; Refused if it does not."""
+    if kind not in GameKind.values:
+        raise Refused("bad_request", f"unknown game {kind!r}: choose topiary or wizards_garden")
+    options = dict(options or {})
+    if kind == GameKind.TOPIARY:
+        options["players"] = players
+    elif players != 2:
+        raise Refused("bad_request", "Wizards' Garden is for 2 players")
+    try:
+        return game_module(kind).Options.from_json(options).to_json()
+    except EngineError as error:
+        raise Refused("bad_request", str(error)) from None
+
+
+def _time_checked(clock_initial, clock_increment, correspondence_days) -> dict:
+    live_clock = clock_initial is not None
+    if live_clock == (correspondence_days is not None):
+        raise Refused("bad_request", "a table has either a live clock or days per move")
+    if live_clock and (clock_initial <= 0 or (clock_increment or 0) < 0):
+        raise Refused("bad_request", "a live clock needs a positive initial time")
+    if not live_clock and correspondence_days <= 0:
+        raise Refused("bad_request", "days per move must be at least 1")
+    return {
+        "clock_initial": clock_initial,
+        "clock_increment": (clock_increment or 0) if live_clock else None,
+        "correspondence_days": correspondence_days,
+    }
+
+
+def _new_game(*, kind, players, options, rated, time, created_by, invited=None) -> Game:
+    return Game.objects.create(
+        kind=kind,
+        options=_options_checked(kind, players, options),
+        seed=secrets.randbits(62),
+        rated=rated,
+        created_by=created_by,
+        invited=invited,
+        **time,
+    )
+
+
+def _check_human(user) -> None:
+    if user is None or not user.is_authenticated:
+        raise Refused("not_signed_in", "sign in to play")
+    if user.is_bot:
+        raise Refused("bad_request", "bots are seated by the site, not by themselves")
+
+
+def table_create(
+    *,
+    user,
+    kind: str,
+    players: int = 2,
+    options: dict | None = None,
+    rated: bool,
+    clock_initial: int | None,
+    clock_increment: int | None,
+    correspondence_days: int | None,
+    invited=None,
+) -> Game:
+    """An open table with ``user`` in seat 0, waiting for players (or for ``invited`` only)."""
+    _check_human(user)
+    time = _time_checked(clock_initial, clock_increment, correspondence_days)
+    with transaction.atomic():
+        game = _new_game(
+            kind=kind,
+            players=players,
+            options=options,
+            rated=rated,
+            time=time,
+            created_by=user,
+            invited=invited,
+        )
+        Seat.objects.bulk_create(
+            Seat(game=game, index=i, user=user if i == 0 else None) for i in range(game.seat_count)
+        )
+        _after_commit_lobby()
+    return game
+
+
+def challenge_create(
+    *,
+    user,
+    opponent_username: str,
+    kind: str,
+    options: dict | None = None,
+    rated: bool,
+    clock_initial: int | None,
+    clock_increment: int | None,
+    correspondence_days: int | None,
+) -> Game:
+    """Challenge one player by name to a 2-player game; a bot accepts at once."""
+    _check_human(user)
+    opponent = get_user_model().objects.filter(username__iexact=opponent_username.strip()).first()
+    if opponent is None:
+        raise Refused("bad_request", f"there is no player called {opponent_username!r}")
+    if opponent.pk == user.pk:
+        raise Refused("bad_request", "you cannot challenge yourself")
+    if opponent.is_bot:
+        return game_create(
+            kind=kind,
+            players=[user, opponent],
+            options=options,
+            rated=rated,
+            clock_initial=clock_initial,
+            clock_increment=clock_increment,
+            correspondence_days=correspondence_days,
+            created_by=user,
+        )
+    return table_create(
+        user=user,
+        kind=kind,
+        players=2,
+        options=options,
+        rated=rated,
+        clock_initial=clock_initial,
+        clock_increment=clock_increment,
+        correspondence_days=correspondence_days,
+        invited=opponent,
+    )
+
+
+def bot_for(level: str, *, besides=()):
+    """A bot playing at ``level`` who is not one of ``besides``: the house bot first.
+
+    A table of several bots of one level gets numbered companions of the house
+    bot (GreedyBot2, ...), so each seat is its own player for the ratings.
+    """
+    if level not in BOT_LEVELS:
+        raise Refused("bad_request", f"unknown bot level {level!r}: choose {', '.join(BOT_LEVELS)}")
+    taken = {user.pk for user in besides if user is not None}
+    house = bot_ensure(level=level)
+    if house.pk not in taken:
+        return house
+    users = get_user_model().objects
+    bot = users.filter(is_bot=True, bot_level=level).exclude(pk__in=taken).order_by("pk").first()
+    if bot is not None:
+        return bot
+    number = 2
+    while users.filter(username__iexact=f"{house.username}{number}").exists():
+        number += 1
+    return users.create(
+        username=f"{house.username}{number}",
+        is_bot=True,
+        bot_level=level,
+        password=make_password(None),
+    )
+
+
+def bot_game_create(
+    *,
+    user,
+    kind: str,
+    level: str,
+    players: int = 2,
+    options: dict | None = None,
+    rated: bool = False,
+    clock_initial: int | None,
+    clock_increment: int | None,
+    correspondence_days: int | None,
+) -> Game:
+    """Play bots right now: ``user`` in seat 0 and bots of ``level`` in the other seats."""
+    _check_human(user)
+    seated = [user]
+    for _ in range(players - 1):
+        seated.append(bot_for(level, besides=seated))
+    return game_create(
+        kind=kind,
+        players=seated,
+        options=options,
+        rated=rated,
+        clock_initial=clock_initial,
+        clock_increment=clock_increment,
+        correspondence_days=correspondence_days,
+        created_by=user,
+    )
+
+
+def game_create(
+    *,
+    kind: str,
+    players: list,
+    options: dict | None,
+    rated: bool,
+    clock_initial: int | None,
+    clock_increment: int | None,
+    correspondence_days: int | None,
+    first_player: int | None = None,
+    created_by=None,
+) -> Game:
+    """A started game with ``players`` (users, in seat order) in its seats."""
+    if len({user.pk for user in players}) != len(players):
+        raise Refused("bad_request", "a player can take only one seat at a table")
+    time = _time_checked(clock_initial, clock_increment, correspondence_days)
+    with transaction.atomic():
+        game = _new_game(
+            kind=kind,
+            players=len(players),
+            options=options,
+            rated=rated,
+            time=time,
+            created_by=created_by,
+        )
+        Seat.objects.bulk_create(
+            Seat(game=game, index=i, user=user) for i, user in enumerate(players)
+        )
+        _game_start(game, list(game.seats.select_related("user").order_by("index")), first_player)
+    return game
+
+
+def _game_start(game: Game, seats: list[Seat], first_player: int | None = None) -> None:
+    """Deal, start the clocks and hand the first turn over."""
+    module = game.engine
+    try:
+        state = module.new_game(
+            module.Options.from_json(game.options), game.seed, first_player=first_player
+        )
+    except EngineError as error:
+        raise Refused("bad_request", str(error)) from None
+    now = timezone.now()
+    game.state = game.initial = state.to_json()
+    game.status = Game.Status.ACTIVE
+    game.started_at = now
+    for seat in seats:
+        seat.clock_ms = game.clock_initial * 1000 if game.is_live else None
+        seat.last_seen = None
+        seat.save(update_fields=["clock_ms", "last_seen"])
+    _turn_begin(game, seats, state, now)
+    game.save()
+    _after_commit_game(game)
+    _after_commit_lobby()
+
+
+def table_join(*, game_id: int, user) -> Game:
+    """Take the first free seat at an open table; the game starts when the last seat is taken."""
+    _check_human(user)
+
+    def join(game: Game, seats: list[Seat]) -> None:
+        if game.status != Game.Status.OPEN:
+            raise Refused("not_open", "this table is no longer waiting for players")
+        if any(seat.user_id == user.pk for seat in seats):
+            raise Refused("already_seated", "you already sit at this table")
+        if game.invited_id is not None and game.invited_id != user.pk:
+            raise Refused("not_invited", "this table is a challenge to another player")
+        _seat_fill(game, seats, [user])
+
+    return _with_game(game_id, join)
+
+
+def _seat_fill(game: Game, seats: list[Seat], users: list) -> None:
+    free = [seat for seat in seats if seat.user_id is None]
+    for seat, user in zip(free, users, strict=False):
+        seat.user = user
+        seat.save(update_fields=["user"])
+    if all(seat.user_id is not None for seat in seats):
+        game.invited = None
+        _game_start(game, seats)
+    else:
+        _after_commit_game(game)
+        _after_commit_lobby()
+
+
+def table_fill_with_bots(*, game_id: int, user, level: str) -> Game:
+    """Seat bots of ``level`` in every free seat of a table ``user`` sits at, and start it."""
+
+    def fill(game: Game, seats: list[Seat]) -> None:
+        if game.status != Game.Status.OPEN:
+            raise Refused("not_open", "this table is no longer waiting for players")
+        if not any(seat.user_id == user.pk for seat in seats):
+            raise Refused("not_seated", "only a player at the table may call in bots")
+        seated = [seat.user for seat in seats if seat.user is not None]
+        bots = []
+        for _ in range(len(seats) - len(seated)):
+            bots.append(bot_for(level, besides=seated + bots))
+        _seat_fill(game, seats, bots)
+
+    return _with_game(game_id, fill)
+
+
+def table_leave(*, game_id: int, user) -> Game | None:
+    """Leave an open table (or decline a challenge); a table left empty is removed."""
+
+    def leave(game: Game, seats: list[Seat]) -> None:
+        if game.status != Game.Status.OPEN:
+            raise Refused("not_open", "the game has started: resign or abort instead")
+        mine = [seat for seat in seats if seat.user_id == user.pk]
+        if not mine and game.invited_id != user.pk:
+            raise Refused("not_seated", "you do not sit at this table")
+        for seat in mine:
+            seat.user = None
+            seat.save(update_fields=["user"])
+        humans = [seat for seat in seats if seat.user is not None and not seat.user.is_bot]
+        if not humans or game.invited_id == user.pk:
+            game.delete()
+        else:
+            _after_commit_game(game)
+        _after_commit_lobby()
+
+    return _with_game(game_id, leave)
+
+
+# --------------------------------------------------------------------------- turns and clocks
+
+
+def _turn_begin(game: Game, seats: list[Seat], state, now) -> None:
+    """Hand the turn to the seat to move: its deadline, and a bot task if a bot plays it."""
+    game.turn_started_at = now
+    mover = seats[state.to_move]
+    game.bot_to_move = mover.played_by_bot
+    if mover.forfeit:
+        game.deadline = None
+    elif game.is_live:
+        game.deadline = now + timedelta(milliseconds=mover.clock_ms)
+    elif mover.user.is_bot:
+        game.deadline = None
+    else:
+        game.deadline = now + timedelta(days=game.correspondence_days)
+    if game.bot_to_move:
+        _queue_bot(game)
+
+
+def _out_of_time(game: Game, seats: list[Seat], state, now) -> Seat | None:
+    """The seat to move if its time has run out (clock or days per move), else None."""
+    mover = seats[state.to_move]
+    if mover.forfeit or game.deadline is None or now < game.deadline:
+        return None
+    return mover
+
+
+def _seat_forfeit(game: Game, seats: list[Seat], seat: Seat, forfeit: str, now) -> None:
+    """``seat`` gives up: with 2 players the game ends, with more a bot plays on for it."""
+    seat.forfeit = forfeit
+    if forfeit == Seat.Forfeit.TIME and seat.clock_ms is not None:
+        seat.clock_ms = 0
+    seat.save(update_fields=["forfeit", "clock_ms"])
+    if game.seat_count == 2:
+        _game_end(game, termination=forfeit, now=now)
+        return
+    state = game.engine_state()
+    if state.to_move == seat.index:
+        _turn_begin(game, seats, state, now)
+    game.save()
+    _after_commit_game(game)
+
+
+def _game_end(game: Game, *, termination: str, now) -> None:
+    game.status = Game.Status.FINISHED
+    game.finished_at = now
+    game.termination = termination
+    game.deadline = None
+    game.bot_to_move = False
+    game.save()
+    _queue_score(game)
+    _after_commit_game(game)
+
+
+def _seat_to_move_checked(game: Game, seats: list[Seat], user) -> tuple[Seat, Any]:
+    if game.status == Game.Status.OPEN:
+        raise Refused("not_started", "the game has not started yet")
+    if game.status != Game.Status.ACTIVE:
+        raise Refused("finished", "the game is over")
+    seat = next((seat for seat in seats if seat.user_id == getattr(user, "pk", None)), None)
+    if seat is None:
+        raise Refused("not_seated", "you are not playing in this game")
+    return seat, game.engine_state()
+
+
+def _move_apply(game: Game, seats: list[Seat], seat: Seat, state, move: str, now) -> Refused | None:
+    """Play ``move`` for ``seat`` (already known to be the mover) unless time ran out."""
+    flagged = _out_of_time(game, seats, state, now)
+    if flagged is not None:
+        _seat_forfeit(game, seats, flagged, Seat.Forfeit.TIME, now)
+        return Refused("out_of_time", "your time ran out before the move arrived")
+    try:
+        after = state.apply(move, seat.index)
+        took = state.took(move)
+    except EngineError as error:
+        raise Refused("illegal", str(error)) from None
+    if game.is_live and not seat.forfeit:
+        spent = int((now - game.turn_started_at).total_seconds() * 1000)
+        seat.clock_ms = seat.clock_ms - spent + game.clock_increment * 1000
+        seat.save(update_fields=["clock_ms"])
+    game.moves = [*game.moves, {"seat": seat.index, "move": move, "took": took}]
+    game.ply += 1
+    game.state = after.to_json()
+    if after.is_over:
+        _game_end(game, termination="normal", now=now)
+        return None
+    _turn_begin(game, seats, after, now)
+    game.save()
+    _after_commit_game(game, "move")
+    return None
+
+
+def move_play(*, game_id: int, user, ply: int, move: str) -> Game:
+    """A player's move for the position at ``ply``; Refused says why it cannot be played.
+
+    Refusals: stale or duplicate ply, not seated, not your turn, illegal move, game
+    not started or over, out of time (which also records the flag).
+    """
+
+    def play(game: Game, seats: list[Seat]) -> Refused | None:
+        seat, state = _seat_to_move_checked(game, seats, user)
+        if type(ply) is not int or not isinstance(move, str) or not move.strip():
+            raise Refused("bad_request", "a move needs a ply (a number) and a move (notation)")
+        if len(move) > MOVE_MAX_LENGTH:
+            raise Refused("bad_request", "that move is too long to be a move")
+        if ply != game.ply:
+            played = game.moves[ply] if 0 <= ply < game.ply else None
+            if played is not None and played["seat"] == seat.index and played["move"] == move:
+                raise Refused("duplicate", f"{move} was already played at ply {ply}")
+            raise Refused("stale", f"the game is at ply {game.ply}, your move was for ply {ply}")
+        if seat.forfeit:
+            raise Refused("forfeited", "a bot plays your remaining turns")
+        if state.to_move != seat.index:
+            raise Refused("not_your_turn", "it is not your turn")
+        seat.last_seen = timezone.now()
+        seat.save(update_fields=["last_seen"])
+        return _move_apply(game, seats, seat, state, move.strip(), timezone.now())
+
+    return _with_game(game_id, play)
+
+
+def bot_move_play(*, game_id: int, ply: int) -> Game | None:
+    """The bot's move for the position at ``ply``; does nothing if the game has moved on.
+
+    The move is chosen without the lock (the strong bot thinks for a while) from
+    the bot's own view, then played through the one writer, which checks the ply again.
+    """
+    from engine.bots import choose_move
+
+    game, seats = _game_and_seats(game_id)
+    if game is None or game.status != Game.Status.ACTIVE or game.ply != ply or not game.bot_to_move:
+        return None
+    state = game.engine_state()
+    seat = seats[state.to_move]
+    level = STAND_IN_LEVEL if seat.forfeit else seat.user.bot_level
+    move = choose_move(
+        state.view(seat.index),
+        level,
+        rng=Rng(f"{game.seed}:{ply}"),
+        budget=getattr(settings, "BOT_BUDGET", 1.0),
+    )
+
+    def play(game: Game, seats: list[Seat]) -> Refused | None:
+        if game.status != Game.Status.ACTIVE or game.ply != ply or not game.bot_to_move:
+            return None
+        now_state = game.engine_state()
+        return _move_apply(game, seats, seats[now_state.to_move], now_state, move, timezone.now())
+
+    try:
+        return _with_game(game_id, play)
+    except Refused as refusal:
+        if refusal.code == "out_of_time":
+            return None
+        raise
+
+
+def _game_and_seats(game_id: int) -> tuple[Game | None, list[Seat]]:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return None, []
+    return game, list(game.seats.select_related("user").order_by("index"))
+
+
+def clock_check(*, game_id: int) -> Game:
+    """Flag the player to move if their time (clock or days per move) has run out."""
+
+    def check(game: Game, seats: list[Seat]) -> None:
+        if game.status != Game.Status.ACTIVE:
+            return
+        now = timezone.now()
+        flagged = _out_of_time(game, seats, game.engine_state(), now)
+        if flagged is not None:
+            _seat_forfeit(game, seats, flagged, Seat.Forfeit.TIME, now)
+
+    return _with_game(game_id, check)
+
+
+def games_sweep() -> dict:
+    """The periodic job: flag overdue clocks and queue again bot turns that hang."""
+    from games.tasks import bot_move
+
+    now = timezone.now()
+    flagged = 0
+    for game_id in Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=now).values_list(
+        "pk", flat=True
+    ):
+        clock_check(game_id=game_id)
+        flagged += 1
+    overdue = list(
+        Game.objects.filter(
+            status=Game.Status.ACTIVE, bot_to_move=True, turn_started_at__lte=now - BOT_OVERDUE
+        ).values_list("pk", "ply")
+    )
+    for game_id, ply in overdue:
+        bot_move.delay(game_id, ply)
+    return {"flag_checked": flagged, "bots_requeued": len(overdue)}
+
+
+# --------------------------------------------------------------------------- giving up
+
+
+def game_resign(*, game_id: int, user) -> Game:
+    """Resign: with 2 players the opponent wins; with more, a bot plays on and you rank last."""
+
+    def resign(game: Game, seats: list[Seat]) -> None:
+        seat, _ = _seat_to_move_checked(game, seats, user)
+        if seat.forfeit:
+            raise Refused("forfeited", "you have already left this game")
+        _seat_forfeit(game, seats, seat, Seat.Forfeit.RESIGNED, timezone.now())
+
+    return _with_game(game_id, resign)
+
+
+def game_abort(*, game_id: int, user) -> Game:
+    """Call the game off before you have made a move: nobody wins, nothing is rated."""
+
+    def abort(game: Game, seats: list[Seat]) -> None:
+        seat, _ = _seat_to_move_checked(game, seats, user)
+        if any(entry["seat"] == seat.index for entry in game.moves):
+            raise Refused("too_late", "you have already moved: resign instead")
+        game.status = Game.Status.ABORTED
+        game.finished_at = timezone.now()
+        game.termination = "abort"
+        game.deadline = None
+        game.bot_to_move = False
+        game.save()
+        _after_commit_game(game)
+        transaction.on_commit(lambda: game_finished.send(sender=Game, game=game))
+
+    return _with_game(game_id, abort)
+
+
+def game_claim(*, game_id: int, user) -> Game:
+    """Claim the win in a live game from opponents gone for 60 seconds or more."""
+
+    def claim(game: Game, seats: list[Seat]) -> None:
+        seat, _ = _seat_to_move_checked(game, seats, user)
+        if not game.is_live:
+            raise Refused(
+                "not_allowed", "only live games can be claimed; days per move run out instead"
+            )
+        if seat.forfeit:
+            raise Refused("forfeited", "you have already left this game")
+        now = timezone.now()
+        gone = [
+            other
+            for other in seats
+            if other.index != seat.index and not other.forfeit and other.is_gone(game, now)
+        ]
+        if not gone:
+            raise Refused("not_allowed", "no opponent has been gone for 60 seconds")
+        for other in gone:
+            if game.status == Game.Status.ACTIVE:
+                _seat_forfeit(game, seats, other, Seat.Forfeit.GONE, now)
+
+    return _with_game(game_id, claim)
+
+
+def seat_seen(*, game_id: int, user) -> bool:
+    """Note a sign of life from a player's page (leaving counts: the 60 s start then).
+
+    True if ``user`` has a seat in the game.
+    """
+    if user is None or not user.is_authenticated:
+        return False
+    return bool(Seat.objects.filter(game_id=game_id, user=user).update(last_seen=timezone.now()))
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def _rank_key(game: Game, seat: Seat, entry: dict, winners: list[int], first_player: int):
+    """Sort key of a seat at the end: forfeits last, then the engine's winners, then score."""
+    if game.kind == GameKind.TOPIARY:
+        later = (seat.index - first_player) % game.seat_count
+        if game.options.get("tiebreak") == "share":
+            later = 0
+        return (not seat.forfeit, seat.index in winners, entry["total"], entry["hand"], later)
+    return (not seat.forfeit, seat.index in winners, entry["total"], entry.get("staff", False), 0)
+
+
+def game_score(*, game_id: int) -> Game:
+    """Score a finished game once: the record, seat scores and ranks, ratings, then the signal."""
+
+    def score(game: Game, seats: list[Seat]) -> None:
+        if game.status != Game.Status.FINISHED or game.record is not None:
+            return
+        module = game.engine
+        initial = game.engine_initial()
+        record = module.make_record(
+            initial,
+            [entry["move"] for entry in game.moves],
+            seed=game.seed,
+            names=[seat.user.username for seat in seats],
+        )
+        entries = {entry["seat"]: entry for entry in record["scores"]}
+        keys = [
+            _rank_key(game, seat, entries[seat.index], record["winners"], record["first_player"])
+            for seat in seats
+        ]
+        ranks = [1 + sum(other > key for other in keys) for key in keys]
+        for seat, rank in zip(seats, ranks, strict=True):
+            seat.score = entries[seat.index]
+            seat.rank = rank
+            seat.save(update_fields=["score", "rank"])
+        game.record = record
+        game.result = {
+            "winners": [seat.index for seat, rank in zip(seats, ranks, strict=True) if rank == 1],
+            "ranks": ranks,
+            "scores": record["scores"],
+        }
+        game.save(update_fields=["record", "result"])
+        from ratings.services import ratings_apply_game
+
+        ratings_apply_game(game=game)
+        transaction.on_commit(lambda: game_finished.send(sender=Game, game=game))
+        _after_commit_game(game)
+
+    return _with_game(game_id, score)

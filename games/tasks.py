@@ -1,0 +1,36 @@
+"""Celery tasks: thin wrappers around games.services, taking ids and plies only.
+
+Payloads never carry hidden information: a task reads what it needs from the
+database. Every task is safe to run twice.
+"""
+
+from celery import shared_task
+from django.db import DatabaseError
+
+from games import services
+
+RETRY = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "autoretry_for": (DatabaseError, ConnectionError),
+    "retry_backoff": True,
+    "max_retries": 5,
+}
+
+
+@shared_task(**RETRY)
+def bot_move(game_id: int, ply: int) -> None:
+    """Play the bot's move answering the position at ``ply``; nothing if the game moved on."""
+    services.bot_move_play(game_id=game_id, ply=ply)
+
+
+@shared_task(**RETRY)
+def game_score(game_id: int) -> None:
+    """Score a finished game (record, ranks, ratings, signal); nothing if already scored."""
+    services.game_score(game_id=game_id)
+
+
+@shared_task(acks_late=True)
+def games_sweep() -> dict:
+    """The periodic job: flag clocks that ran out, queue again bot turns that hang."""
+    return services.games_sweep()

@@ -1,0 +1,188 @@
+"""Pages and HTTP endpoints of live play: thin, every write through games.services."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from games import selectors, services
+from games.forms import BotGameForm, ChallengeForm, TableForm
+from games.models import Game
+from games.services import Refused
+
+REFUSAL_STATUS = {"not_found": 404, "bad_request": 400, "not_signed_in": 403, "not_seated": 403}
+
+
+def _lobby(request: HttpRequest, status: int = 200, **forms) -> HttpResponse:
+    context = {
+        "table_form": forms.get("table_form") or TableForm(),
+        "challenge_form": forms.get("challenge_form") or ChallengeForm(),
+        "bot_form": forms.get("bot_form") or BotGameForm(),
+        "tables": selectors.tables_open(request.user),
+        "live_games": selectors.games_live(),
+        "my_games": selectors.games_of(request.user) if request.user.is_authenticated else [],
+    }
+    return render(request, "games/lobby.html", context, status=status)
+
+
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    """The lobby: open tables, new table, challenge, bots, games to watch."""
+    return _lobby(request)
+
+
+def _create(request: HttpRequest, form_class, form_name: str, create) -> HttpResponse:
+    form = form_class(request.POST)
+    if not form.is_valid():
+        return _lobby(request, status=400, **{form_name: form})
+    try:
+        game = create(form)
+    except Refused as refusal:
+        form.add_error(None, refusal.reason)
+        return _lobby(request, status=400, **{form_name: form})
+    return redirect("games:game", game_id=game.pk)
+
+
+@login_required
+@require_POST
+def table_new(request: HttpRequest) -> HttpResponse:
+    """Open a table and wait for players at it."""
+    return _create(
+        request,
+        TableForm,
+        "table_form",
+        lambda form: services.table_create(
+            user=request.user, players=form.cleaned_data["players"], **form.game_fields()
+        ),
+    )
+
+
+@login_required
+@require_POST
+def challenge_new(request: HttpRequest) -> HttpResponse:
+    """Challenge a player by name."""
+    return _create(
+        request,
+        ChallengeForm,
+        "challenge_form",
+        lambda form: services.challenge_create(
+            user=request.user, opponent_username=form.cleaned_data["opponent"], **form.game_fields()
+        ),
+    )
+
+
+@login_required
+@require_POST
+def bot_game_new(request: HttpRequest) -> HttpResponse:
+    """Start a game against bots now."""
+    return _create(
+        request,
+        BotGameForm,
+        "bot_form",
+        lambda form: services.bot_game_create(
+            user=request.user,
+            level=form.cleaned_data["level"],
+            players=form.cleaned_data["players"],
+            **form.game_fields(),
+        ),
+    )
+
+
+def _frame_or_404(game_id: int, user) -> dict:
+    try:
+        return selectors.game_state_for(game_id, user)
+    except Game.DoesNotExist:
+        raise Http404("No such game") from None
+
+
+@require_GET
+def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The game page: players see their own view, everyone else the public one."""
+    frame = _frame_or_404(game_id, request.user)
+    return render(
+        request,
+        "games/game.html",
+        {
+            "frame": frame,
+            "game_id": game_id,
+            "seats": frame["seats"],
+            "bot_levels": services.BOT_LEVELS,
+        },
+    )
+
+
+@require_GET
+def game_state(request: HttpRequest, game_id: int) -> JsonResponse:
+    """The viewer's frame as JSON: what a socket client fetches to resync."""
+    return JsonResponse(_frame_or_404(game_id, request.user))
+
+
+def _refusal(refusal: Refused, ply: int | None) -> JsonResponse:
+    return JsonResponse(
+        {"type": "refused", "ply": ply, "code": refusal.code, "reason": refusal.reason},
+        status=REFUSAL_STATUS.get(refusal.code, 409),
+    )
+
+
+def _current_ply(game_id: int) -> int | None:
+    return Game.objects.filter(pk=game_id).values_list("ply", flat=True).first()
+
+
+@require_POST
+def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
+    """Play a move over HTTP (the fallback to the socket): JSON ``{"ply": n, "move": "..."}``."""
+    try:
+        body = json.loads(request.body or b"{}")
+    except ValueError:
+        body = None
+    if not isinstance(body, dict):
+        return _refusal(Refused("bad_request", "send a JSON object with ply and move"), None)
+    try:
+        services.move_play(
+            game_id=game_id, user=request.user, ply=body.get("ply"), move=body.get("move")
+        )
+    except Refused as refusal:
+        return _refusal(refusal, _current_ply(game_id))
+    return JsonResponse(selectors.game_state_for(game_id, request.user))
+
+
+ACTIONS = {
+    "join": lambda game_id, request: services.table_join(game_id=game_id, user=request.user),
+    "leave": lambda game_id, request: services.table_leave(game_id=game_id, user=request.user),
+    "bots": lambda game_id, request: services.table_fill_with_bots(
+        game_id=game_id, user=request.user, level=request.POST.get("level", "")
+    ),
+    "resign": lambda game_id, request: services.game_resign(game_id=game_id, user=request.user),
+    "abort": lambda game_id, request: services.game_abort(game_id=game_id, user=request.user),
+    "claim": lambda game_id, request: services.game_claim(game_id=game_id, user=request.user),
+    "flag": lambda game_id, request: services.clock_check(game_id=game_id),
+}
+
+
+@require_POST
+def game_action(request: HttpRequest, game_id: int, action: str) -> HttpResponse:
+    """Join, leave, call in bots, resign, abort, claim or check the clock (form or JSON)."""
+    if action not in ACTIONS:
+        raise Http404("No such action")
+    wants_json = "application/json" in request.headers.get("Accept", "")
+    if not request.user.is_authenticated and action != "flag":
+        if wants_json:
+            return _refusal(Refused("not_signed_in", "sign in to play"), _current_ply(game_id))
+        return redirect(f"{reverse('accounts:login')}?next={reverse('games:game', args=[game_id])}")
+    try:
+        ACTIONS[action](game_id, request)
+    except Refused as refusal:
+        if wants_json:
+            return _refusal(refusal, _current_ply(game_id))
+        messages.error(request, refusal.reason)
+    if wants_json:
+        return JsonResponse(_frame_or_404(game_id, request.user))
+    if not Game.objects.filter(pk=game_id).exists():
+        return redirect("games:lobby")
+    return redirect("games:game", game_id=game_id)

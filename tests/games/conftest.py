@@ -1,0 +1,67 @@
+"""Helpers for the games tests: players, tables, and moves chosen as a client would."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from accounts.models import User
+from games import selectors, services
+from games.models import Game
+
+_names = itertools.count(1)
+
+
+@pytest.fixture
+def make_player(db):
+    """A new human player with a unique name."""
+
+    def make(name: str | None = None) -> User:
+        name = name or f"player{next(_names)}"
+        return User.objects.create_user(name, f"{name}@example.com", "garden-path-42")
+
+    return make
+
+
+def live_game(players, kind="topiary", **extra) -> Game:
+    """A started 5+3 game (seed order as given), casual unless told otherwise."""
+    params = {
+        "kind": kind,
+        "players": players,
+        "options": {},
+        "rated": False,
+        "clock_initial": 300,
+        "clock_increment": 3,
+        "correspondence_days": None,
+    }
+    params.update(extra)
+    return services.game_create(**params)
+
+
+def mover(game: Game, players) -> User:
+    """The player whose turn it is, as the public view says."""
+    frame = selectors.game_state_for(game.pk, None)
+    return players[frame["to_move"]]
+
+
+def first_legal(game: Game, user) -> tuple[int, str]:
+    """(ply, move): the first legal move ``user`` is offered in their own view."""
+    frame = selectors.game_state_for(game.pk, user)
+    return frame["ply"], frame["legal_moves"][0]
+
+
+def play_out(game: Game, players, pick=lambda moves, ply: moves[ply % len(moves)]) -> Game:
+    """Play the game to its end with every player making moves from their own view."""
+    while True:
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            return game
+        user = mover(game, players)
+        frame = selectors.game_state_for(game.pk, user)
+        services.move_play(
+            game_id=game.pk,
+            user=user,
+            ply=frame["ply"],
+            move=pick(frame["legal_moves"], frame["ply"]),
+        )
