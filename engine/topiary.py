@@ -1065,6 +1065,12 @@ def state_from_json(data: Any) -> State:
     _require(data.get("game") == NAME, f"game: {data.get('game')!r}, expected {NAME!r}")
     options = Options.from_json(data.get("options", {}))
     players = options.players
+    for key in ("garden", "unplaced", "hands", "to_move", "phase"):
+        _require(key in data, f"position: missing field {key!r}")
+    _require(
+        players == 4 or "removed_type" in data,
+        f"position: missing field 'removed_type' (one type is removed with {players} players)",
+    )
 
     removed_text = data.get("removed_type")
     if players == 4:
