@@ -3,7 +3,6 @@
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 
 from accounts.models import User
@@ -29,7 +28,10 @@ def _registration_errors(*, username: str, email: str, password: str) -> dict[st
         if User.objects.filter(username__iexact=username).exists():
             errors["username"] = [USERNAME_TAKEN]
     try:
-        validate_email(email)
+        if not email:
+            raise ValidationError("Enter your email address.")
+        # The model field's validators: the address's form and the column's length.
+        User._meta.get_field("email").run_validators(email)
     except ValidationError as error:
         errors["email"] = error.messages
     else:

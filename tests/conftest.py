@@ -103,6 +103,14 @@ def celery_worker(server_env, server_logs):
 
 
 @pytest.fixture(scope="session")
+def celery_beat(server_env, server_logs):
+    """A real Celery beat process (the Procfile's ``beat``) sending the gathered schedule."""
+    proc = servers.start_beat(server_env, server_logs)
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture(scope="session")
 def browser():
     """Debian's Chromium driven by Playwright, headless."""
     need(CHROMIUM.exists(), "needs Debian's chromium (apt-get install chromium)")
