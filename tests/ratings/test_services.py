@@ -6,10 +6,11 @@ import pytest
 from django.db import connection
 
 from games.models import Game
+from games.services import game_score
 from ratings import elo
 from ratings.models import Rating, RatingChange
 from ratings.services import rating_record_puzzle, ratings_apply_game
-from tests.ratings.played import make_user, play_game
+from tests.ratings.played import make_user, play_game, rank_seats
 
 pytestmark = pytest.mark.django_db
 
@@ -18,46 +19,46 @@ def rating(user, kind="topiary"):
     return Rating.objects.get(user=user, kind=kind)
 
 
-def test_two_player_game_moves_both_ratings_by_standard_elo():
+def test_scoring_a_two_player_game_moves_both_ratings_by_standard_elo():
     ann, bob = make_user("ann"), make_user("bob")
-    game = play_game([ann, bob], seed=3)
-    changes = ratings_apply_game(game=game)
+    game = play_game([ann, bob])
     winner, loser = sorted(game.seats.all(), key=lambda seat: seat.rank)
-    assert {c.user_id: round(c.after, 6) for c in changes} == {
-        winner.user_id: 1520.0,
-        loser.user_id: 1480.0,
-    }
+    assert (winner.rank, loser.rank) == (1, 2)
     assert rating(winner.user).value == 1520.0
-    assert rating(loser.user).games == 1
-    assert all(c.game_id == game.pk and c.kind == "topiary" and c.before == 1500 for c in changes)
+    assert rating(loser.user).value == 1480.0
+    assert rating(loser.user).games == rating(winner.user).games == 1
+    changes = RatingChange.objects.filter(game=game)
+    assert {(c.user_id, c.before, c.after, c.kind) for c in changes} == {
+        (winner.user_id, 1500, 1520, "topiary"),
+        (loser.user_id, 1500, 1480, "topiary"),
+    }
 
 
 def test_running_the_scoring_again_changes_nothing():
     ann, bob = make_user("ann"), make_user("bob")
-    game = play_game([ann, bob], seed=4)
-    first = ratings_apply_game(game=game)
+    game = play_game([ann, bob])
     values = {r.user_id: (r.value, r.games) for r in Rating.objects.all()}
+    first = {c.pk for c in RatingChange.objects.all()}
     again = ratings_apply_game(game=game)
-    assert {c.pk for c in again} == {c.pk for c in first}
+    game_score(game_id=game.pk)
+    assert {c.pk for c in again} == first
     assert {r.user_id: (r.value, r.games) for r in Rating.objects.all()} == values
     assert RatingChange.objects.count() == 2
 
 
 def test_four_player_topiary_splits_k_over_the_opponents():
     players = [make_user(name) for name in ("ann", "bob", "cy", "di")]
-    game = play_game(players, seed=11)
-    changes = {c.user_id: c.change for c in ratings_apply_game(game=game)}
+    game = play_game(players)
+    changes = {c.user_id: c.change for c in RatingChange.objects.filter(game=game)}
     for seat in game.seats.all():
         beaten = 4 - seat.rank
         assert changes[seat.user_id] == pytest.approx(40 / 3 * (beaten - 1.5))
 
 
-def test_shared_victory_under_tiebreak_share_is_a_draw():
+def test_shared_victory_is_a_draw_between_the_winners():
     ann, bob, cy = make_user("ann"), make_user("bob"), make_user("cy")
-    game = play_game([ann, bob, cy], seed=5)
-    # A shared first place as the games app stores it under tiebreak=share.
-    game.seats.filter(index__in=[0, 1]).update(rank=1)
-    game.seats.filter(index=2).update(rank=3)
+    game = play_game([ann, bob, cy], options={"tiebreak": "share"}, score=False)
+    rank_seats(game, [1, 1, 3])
     changes = {c.user_id: c for c in ratings_apply_game(game=game)}
     assert changes[ann.pk].score == changes[bob.pk].score == 0.75
     assert changes[ann.pk].after == changes[bob.pk].after == 1510.0
@@ -68,16 +69,16 @@ def test_k_falls_to_20_once_twenty_games_are_rated():
     ann, bob = make_user("ann"), make_user("bob")
     Rating.objects.create(user=ann, kind="topiary", games=19)
     Rating.objects.create(user=bob, kind="topiary", games=19)
-    first = {c.user_id: c.k for c in ratings_apply_game(game=play_game([ann, bob], seed=1))}
-    second = {c.user_id: c.k for c in ratings_apply_game(game=play_game([ann, bob], seed=2))}
-    assert first == {ann.pk: 40, bob.pk: 40}
-    assert second == {ann.pk: 20, bob.pk: 20}
+    first, second = play_game([ann, bob]), play_game([ann, bob], move_seed=1)
+    assert {c.k for c in RatingChange.objects.filter(game=first)} == {40}
+    assert {c.k for c in RatingChange.objects.filter(game=second)} == {20}
     assert not rating(ann).provisional and rating(ann).display == f"{round(rating(ann).value)}"
+    assert Rating(games=19).display == "1500?"
 
 
 def test_wizards_garden_has_its_own_rating_and_bots_are_rated():
     ann, bot = make_user("ann"), make_user("greedy-bot", bot_level="greedy")
-    ratings_apply_game(game=play_game([ann, bot], kind="wizards_garden", seed=9))
+    play_game([ann, bot], kind="wizards_garden")
     assert {r.kind for r in Rating.objects.filter(user=bot)} == {"wizards_garden"}
     assert rating(ann, "wizards_garden").games == 1
     assert not Rating.objects.filter(kind="topiary").exists()
@@ -85,9 +86,9 @@ def test_wizards_garden_has_its_own_rating_and_bots_are_rated():
 
 def test_casual_unfinished_and_aborted_games_move_nothing():
     ann, bob = make_user("ann"), make_user("bob")
-    casual = play_game([ann, bob], seed=1, rated=False)
-    running = play_game([ann, bob], seed=2, plies=5)
-    aborted = play_game([ann, bob], seed=3, plies=1)
+    casual = play_game([ann, bob], rated=False)
+    running = play_game([ann, bob], plies=5)
+    aborted = play_game([ann, bob], plies=1)
     Game.objects.filter(pk=aborted.pk).update(status=Game.Status.ABORTED)
     for game in (casual, running, aborted):
         assert ratings_apply_game(game=game) == []
@@ -95,8 +96,7 @@ def test_casual_unfinished_and_aborted_games_move_nothing():
 
 
 def test_a_game_without_ranks_is_refused_and_changes_nothing():
-    game = play_game([make_user("ann"), make_user("bob")], seed=1)
-    game.seats.update(rank=None)
+    game = play_game([make_user("ann"), make_user("bob")], score=False)
     with pytest.raises(ValueError, match="no rank"):
         ratings_apply_game(game=game)
     assert not RatingChange.objects.exists()
@@ -153,20 +153,33 @@ def run_at_once(calls):
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_concurrent_scoring_of_one_game_applies_it_once(postgres_url):
+def test_concurrent_calls_for_one_game_apply_it_once(postgres_url):
     ann, bob = make_user("ann"), make_user("bob")
-    game = play_game([ann, bob], seed=6)
+    game = play_game([ann, bob], score=False)
+    rank_seats(game, [2, 1])
     run_at_once([lambda: ratings_apply_game(game=game)] * 4)
     assert RatingChange.objects.filter(game=game).count() == 2
-    assert sorted(r.value for r in Rating.objects.all()) == [1480.0, 1520.0]
+    assert (rating(ann).value, rating(bob).value) == (1480.0, 1520.0)
     assert {r.games for r in Rating.objects.all()} == {1}
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_scoring_tasks_rate_the_game_once(postgres_url):
+    ann, bob = make_user("ann"), make_user("bob")
+    game = play_game([ann, bob], score=False)
+    run_at_once([lambda: game_score(game_id=game.pk)] * 3)
+    assert RatingChange.objects.filter(game=game).count() == 2
+    assert sorted(r.value for r in Rating.objects.all()) == [1480.0, 1520.0]
 
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_games_with_a_shared_player_both_count(postgres_url):
     ann, bob, cy = make_user("ann"), make_user("bob"), make_user("cy")
-    games = [play_game([ann, bob], seed=7), play_game([ann, cy], seed=8)]
+    games = [play_game([ann, bob], score=False), play_game([ann, cy], score=False)]
+    for game in games:
+        rank_seats(game, [1, 2])
     run_at_once([lambda game=game: ratings_apply_game(game=game) for game in games])
     first, second = RatingChange.objects.filter(user=ann).order_by("id")
     assert second.before == first.after

@@ -1,0 +1,238 @@
+"""Reads for a player's game history, their results, and finished games' records and replays.
+
+Only finished games are ever replayed or exported: the state, the deal and the
+moves of a game in progress hold hidden information, and nothing here reads
+them unless the game is over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import (
+    Case,
+    CharField,
+    Exists,
+    F,
+    OuterRef,
+    Prefetch,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
+from django.db.models.functions import Coalesce
+
+from engine import topiary
+from engine.errors import RecordError
+from engine.games import game_module
+from games.models import Game, Seat
+from ratings.models import RatingChange
+
+#: The results a history can be filtered by, as a player says them.
+RESULTS = ("win", "loss", "draw")
+
+
+def _with_result(seats: QuerySet[Seat]) -> QuerySet[Seat]:
+    """Annotate each seat with ``result``: win, draw (a shared first place), loss, or ''."""
+    shared_first = Seat.objects.filter(game=OuterRef("game"), rank=1).exclude(pk=OuterRef("pk"))
+    return seats.annotate(
+        shared_first=Exists(shared_first),
+        result=Case(
+            When(game__status=Game.Status.ABORTED, then=Value("")),
+            When(rank=1, shared_first=True, then=Value("draw")),
+            When(rank=1, then=Value("win")),
+            When(rank__gt=1, then=Value("loss")),
+            default=Value(""),
+            output_field=CharField(),
+        ),
+    )
+
+
+def game_history_for(
+    *,
+    user,
+    kind: str | None = None,
+    result: str | None = None,
+    rated: bool | None = None,
+    opponent: str | None = None,
+) -> QuerySet[Seat]:
+    """``user``'s seats in finished and aborted games, newest first, with the game's seats.
+
+    Each seat carries ``result`` (see ``_with_result``) and ``rating_change``
+    (after - before of the user's rating in that game, None when unrated).
+    Filters: game kind, result (win/loss/draw), rated or casual, and an
+    opponent's username (any other seat, case-insensitive).
+    """
+    seats = Seat.objects.filter(
+        user=user, game__status__in=[Game.Status.FINISHED, Game.Status.ABORTED]
+    )
+    if kind:
+        seats = seats.filter(game__kind=kind)
+    if rated is not None:
+        seats = seats.filter(game__rated=rated)
+    if opponent:
+        others = Seat.objects.filter(game=OuterRef("game"), user__username__iexact=opponent)
+        seats = seats.filter(Exists(others.exclude(user=user)))
+    change = RatingChange.objects.filter(game=OuterRef("game"), user=user).annotate(
+        delta=F("after") - F("before")
+    )
+    seats = _with_result(seats).annotate(
+        rating_change=Subquery(change.values("delta")[:1]),
+        ended=Coalesce("game__finished_at", "game__created_at"),
+    )
+    if result:
+        seats = seats.filter(result=result)
+    return (
+        seats.select_related("game")
+        .prefetch_related(
+            Prefetch("game__seats", queryset=Seat.objects.select_related("user").order_by("index"))
+        )
+        .order_by("-ended", "-game_id")
+    )
+
+
+@dataclass(frozen=True)
+class GameStats:
+    """How a player has done at one game: finished games, wins, draws and losses."""
+
+    played: int
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def win_rate(self) -> float | None:
+        """Wins per finished game (0..1), None before the first one."""
+        return self.wins / self.played if self.played else None
+
+
+def game_stats_for(*, user, kind: str) -> GameStats:
+    """``user``'s finished games of ``kind`` (rated and casual) by result."""
+    results = list(
+        _with_result(
+            Seat.objects.filter(user=user, game__kind=kind, game__status=Game.Status.FINISHED)
+        ).values_list("result", flat=True)
+    )
+    return GameStats(
+        played=len(results),
+        wins=results.count("win"),
+        draws=results.count("draw"),
+        losses=results.count("loss"),
+    )
+
+
+def best_win_for(*, user, kind: str) -> RatingChange | None:
+    """The opponent's rating change in ``user``'s rated win over the highest-rated opponent.
+
+    "Beaten" means finishing ahead of them; their rating is the one they had
+    before that game. None when the player has beaten nobody in a rated game.
+    """
+    my_rank = Seat.objects.filter(game=OuterRef("game"), user=user).values("rank")[:1]
+    their_rank = Seat.objects.filter(game=OuterRef("game"), user=OuterRef("user")).values("rank")[
+        :1
+    ]
+    return (
+        RatingChange.objects.filter(kind=kind, game__seats__user=user)
+        .exclude(user=user)
+        .annotate(my_rank=Subquery(my_rank), their_rank=Subquery(their_rank))
+        .filter(my_rank__lt=F("their_rank"))
+        .select_related("user", "game")
+        .order_by("-before", "created")
+        .first()
+    )
+
+
+def finished_game(game_id: int) -> Game | None:
+    """The game if it is finished (and so may be shown in full to anyone), else None."""
+    return Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
+
+
+def game_record(game: Game) -> dict:
+    """The NOTATION.md record of a finished game: the one stored when it was scored, or else
+    rebuilt from its deal and moves."""
+    if game.status != Game.Status.FINISHED:
+        raise ValueError(f"game {game.pk} is not finished: its record is hidden")
+    if game.record:
+        return game.record
+    module = game_module(game.kind)
+    names = [seat.user.username if seat.user else f"seat {seat.index}" for seat in game.seats.all()]
+    return module.make_record(
+        module.state_from_json(game.initial),
+        [entry["move"] for entry in game.moves],
+        seed=game.seed,
+        names=names,
+    )
+
+
+def _sight_lines(position: dict) -> list[dict]:
+    """Each Topiary visitor of a full position: its line, the tiles it sees and its points.
+
+    A face-down tile is never seen and never blocks; a face-up tile is seen
+    when it is the first or higher than every tile seen before it
+    (TOPIARY.md, "Visible sculptures"); each type seen k >= 2 times adds k.
+    """
+    garden = {
+        f"{topiary.FILES[file]}{5 - row}": text
+        for row, cells in enumerate(position["garden"])
+        for file, text in enumerate(cells)
+    }
+    visitors = []
+    for place, seat in position["visitors"].items():
+        line = [topiary.CELLS[cell] for cell in topiary.LINES[topiary.POSITION_INDEX[place]]]
+        seen, top = [], 0
+        for cell in line:
+            tile = garden[cell]
+            if tile[0].isupper() and int(tile[1]) > top:
+                top = int(tile[1])
+                seen.append({"cell": cell, "tile": tile})
+        types = [entry["tile"][0] for entry in seen]
+        bonus = sum(types.count(t) for t in set(types) if types.count(t) >= 2)
+        points = sum(int(entry["tile"][1]) for entry in seen) + bonus
+        visitors.append(
+            {"position": place, "seat": seat, "line": line, "seen": seen, "points": points}
+        )
+    return visitors
+
+
+def replay_frames(record: dict) -> dict:
+    """Everything a replay page shows, built by replaying ``record`` through the engine.
+
+    One frame per ply from the deal on (the full position, the score as it
+    stands, the move that led there and, in Topiary, every visitor's sight
+    line), the seat names and the final score. Raises the engine's
+    ``RecordError`` (or ``NotationError`` for an unknown game) when the
+    record does not replay.
+    """
+    if not isinstance(record, dict) or not isinstance(record.get("game"), str):
+        raise RecordError('record: expected a JSON object with a "game" field')
+    module = game_module(record["game"])
+    states = module.replay(record)
+    frames = []
+    for ply, state in enumerate(states):
+        entry = record["moves"][ply - 1] if ply else None
+        position = state.to_json()
+        frame = {
+            "ply": ply,
+            "move": None if entry is None else _move_text(entry),
+            "mover": None if entry is None else states[ply - 1].to_move,
+            "position": position,
+            "score": state.score(),
+        }
+        if module.NAME == topiary.NAME:
+            frame["visitors"] = _sight_lines(position)
+        frames.append(frame)
+    return {
+        "game": module.NAME,
+        "players": record["players"],
+        "frames": frames,
+        "final": frames[-1]["score"],
+    }
+
+
+def _move_text(entry) -> str:
+    """A record's move as it reads in the move list (a take shows the tile taken)."""
+    if isinstance(entry, str):
+        return entry
+    took = entry.get("took")
+    return f"{entry['move']} (took {took})" if took else entry["move"]

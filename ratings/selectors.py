@@ -1,0 +1,81 @@
+"""Reads of the ratings app: current ratings, their history and the leaderboards."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db.models import F, FloatField, OuterRef, QuerySet, Subquery, Sum, Value, Window
+from django.db.models.functions import Coalesce, Rank
+from django.utils import timezone
+
+from ratings import elo
+from ratings.models import Rating, RatingChange, RatingKind
+
+#: The leaderboards' "recent trend" is the change over this many days.
+TREND_DAYS = 7
+
+
+def rating_of(*, user, kind: str) -> Rating:
+    """``user``'s rating of ``kind``; an unsaved start rating (1500, no games) if they have none."""
+    return Rating.objects.filter(user=user, kind=kind).first() or Rating(user=user, kind=kind)
+
+
+def ratings_of(*, user) -> dict[str, Rating]:
+    """``user``'s rating for every kind, in ``RatingKind`` order (start ratings where unplayed)."""
+    stored = {rating.kind: rating for rating in Rating.objects.filter(user=user)}
+    return {kind: stored.get(kind) or Rating(user=user, kind=kind) for kind in RatingKind.values}
+
+
+def rating_values(*, user_ids, kind: str) -> dict[int, float]:
+    """Current rating of ``kind`` for each user id (1500 for those who have none): for pairings."""
+    stored = dict(
+        Rating.objects.filter(kind=kind, user_id__in=list(user_ids)).values_list("user_id", "value")
+    )
+    return {user_id: stored.get(user_id, elo.INITIAL_RATING) for user_id in user_ids}
+
+
+def rating_history(*, user, kind: str) -> list[RatingChange]:
+    """Every change of ``user``'s rating of ``kind``, oldest first."""
+    return list(RatingChange.objects.filter(user=user, kind=kind).order_by("created", "id"))
+
+
+def leaderboard(*, kind: str, bots: bool = False) -> QuerySet[Rating]:
+    """Established ratings of ``kind``, best first, each with its ``rank`` and ``trend``.
+
+    Provisional players are left out; bots have a board of their own
+    (``bots=True``) and never appear on the players' board. ``rank`` is shared
+    by equal ratings; ``trend`` is the change over the last ``TREND_DAYS`` days.
+    """
+    since = timezone.now() - timedelta(days=TREND_DAYS)
+    recent = (
+        RatingChange.objects.filter(user=OuterRef("user"), kind=kind, created__gte=since)
+        .values("user")
+        .annotate(total=Sum(F("after") - F("before")))
+        .values("total")
+    )
+    return (
+        _board(kind=kind, bots=bots)
+        .select_related("user")
+        .annotate(
+            rank=Window(Rank(), order_by=F("value").desc()),
+            trend=Coalesce(Subquery(recent, output_field=FloatField()), Value(0.0)),
+        )
+        .order_by("-value", "user__username")
+    )
+
+
+def _board(*, kind: str, bots: bool) -> QuerySet[Rating]:
+    return Rating.objects.filter(
+        kind=kind,
+        games__gte=elo.PROVISIONAL_GAMES,
+        user__is_bot=bots,
+        user__is_active=True,
+    )
+
+
+def leaderboard_rank(*, rating: Rating) -> int | None:
+    """Where ``rating`` stands on its board (shared ranks as ``leaderboard``), or None if off it."""
+    if rating.pk is None or rating.provisional or not rating.user.is_active:
+        return None
+    board = _board(kind=rating.kind, bots=rating.user.is_bot)
+    return board.filter(value__gt=rating.value).count() + 1
