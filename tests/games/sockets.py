@@ -1,0 +1,75 @@
+"""A small websocket client for the tests: the real ASGI application, session cookies."""
+
+from __future__ import annotations
+
+import re
+
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+TILE = re.compile(r"(?<![A-Za-z0-9])([EHNOPRSW][1-5])(?![0-9])")
+KNOWN_FACE_DOWN = re.compile(r"(?<![A-Za-z0-9])([hnoprsw][1-5])(?![0-9])")
+
+
+def session_cookie(user) -> str:
+    """The Cookie header of a logged-in session of ``user``."""
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}"
+
+
+class Socket:
+    """One connection to ``/ws/game/<id>/`` that keeps every frame it receives."""
+
+    def __init__(self, path: str, cookie: str | None):
+        from topiary_site.asgi import application
+
+        headers = [(b"origin", b"http://testserver")]
+        if cookie:
+            headers.append((b"cookie", cookie.encode()))
+        self.comm = WebsocketCommunicator(application, path, headers=headers)
+        self.frames: list[dict] = []
+
+    @classmethod
+    async def open(cls, path: str, user=None) -> Socket:
+        cookie = await database_sync_to_async(session_cookie)(user) if user else None
+        socket = cls(path, cookie)
+        connected, _ = await socket.comm.connect(timeout=10)
+        assert connected
+        return socket
+
+    async def next(self) -> dict:
+        frame = await self.comm.receive_json_from(timeout=20)
+        self.frames.append(frame)
+        return frame
+
+    async def until(self, wanted) -> dict:
+        """The first frame (from now on) for which ``wanted(frame)`` is true."""
+        while True:
+            frame = await self.next()
+            if wanted(frame):
+                return frame
+
+    async def send(self, message: dict) -> None:
+        await self.comm.send_json_to(message)
+
+    async def close(self) -> None:
+        await self.comm.disconnect()
+
+
+def latest_state(frames: list[dict]) -> dict:
+    """The last game snapshot among ``frames``."""
+    return [frame for frame in frames if frame["type"] in ("state", "move")][-1]
+
+
+def hidden_from(full: dict, seat: int | None) -> set[str]:
+    """Tiles ``seat`` may not know the place of in a full Topiary position."""
+    face_up = {cell for row in full["garden"] for cell in row if cell[:1].isupper()}
+    hidden = {cell.upper() for row in full["garden"] for cell in row if cell[:1].islower()}
+    hidden |= {tile.upper() for tile in full.get("box", [])}
+    for index, hand in enumerate(full["hands"]):
+        if index != seat:
+            hidden |= set(hand)
+    own = set(full["hands"][seat]) if seat is not None else set()
+    return hidden - face_up - own

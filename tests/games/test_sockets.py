@@ -1,0 +1,176 @@
+"""The game socket: views per seat, refusals with reasons, reconnect and resync, no leaks."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+
+from engine.games import game_module
+from games import services
+from games.models import Game
+from tests.games.conftest import live_game
+from tests.games.sockets import KNOWN_FACE_DOWN, TILE, Socket, hidden_from, latest_state
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]
+
+
+@pytest.fixture
+def redis_layer(redis_url):
+    return redis_url
+
+
+@pytest.fixture
+def pair(make_player, redis_layer):
+    ann, bob = make_player(), make_player()
+    return ann, bob, live_game([ann, bob], first_player=0)
+
+
+def is_state(ply: int):
+    return lambda frame: frame["type"] in ("state", "move") and frame["ply"] == ply
+
+
+def refusal(frame) -> bool:
+    return frame["type"] == "refused"
+
+
+async def ply_of(game: Game) -> int:
+    await database_sync_to_async(game.refresh_from_db)()
+    return game.ply
+
+
+async def test_each_player_gets_their_own_view_and_spectators_the_public_one(pair):
+    ann, bob, game = pair
+    path = f"/ws/game/{game.pk}/"
+    ann_socket, bob_socket, watcher = [await Socket.open(path, u) for u in (ann, bob, None)]
+    ann_view, bob_view, public = [
+        await s.until(is_state(0)) for s in (ann_socket, bob_socket, watcher)
+    ]
+    assert ann_view["you"] == 0 and "?" not in ann_view["position"]["hands"][0]
+    assert ann_view["position"]["hands"][1] == ["?", "?", "?"]
+    assert bob_view["you"] == 1 and bob_view["position"]["hands"][0] == ["?", "?", "?"]
+    assert public["you"] is None and public["legal_moves"] == []
+    assert all(hand == ["?", "?", "?"] for hand in public["position"]["hands"])
+    assert ann_view["legal_moves"] and bob_view["legal_moves"] == []
+    for socket in (ann_socket, bob_socket, watcher):
+        await socket.close()
+
+
+async def test_every_refusal_comes_back_with_a_reason_and_changes_nothing(pair, make_player):
+    ann, bob, game = pair
+    path = f"/ws/game/{game.pk}/"
+    ann_socket, bob_socket, watcher = [await Socket.open(path, u) for u in (ann, bob, None)]
+    first = await ann_socket.until(is_state(0))
+    move = first["legal_moves"][0]
+
+    await bob_socket.send({"type": "move", "ply": 0, "move": move})
+    assert (await bob_socket.until(refusal))["code"] == "not_your_turn"
+    await ann_socket.send({"type": "move", "ply": 0, "move": "a1:Q"})
+    illegal = await ann_socket.until(refusal)
+    assert illegal["code"] == "illegal" and illegal["reason"] and illegal["ply"] == 0
+    await ann_socket.send({"type": "move", "ply": 3, "move": move})
+    assert (await ann_socket.until(refusal))["code"] == "stale"
+    await watcher.send({"type": "move", "ply": 0, "move": move})
+    assert (await watcher.until(refusal))["code"] == "not_seated"
+    await ann_socket.comm.send_to(text_data="{not json")
+    assert (await ann_socket.until(refusal))["code"] == "bad_request"
+    await ann_socket.send({"type": "teleport"})
+    assert (await ann_socket.until(refusal))["code"] == "bad_request"
+    assert await ply_of(game) == 0
+
+    await ann_socket.send({"type": "move", "ply": 0, "move": move})
+    moved = await bob_socket.until(is_state(1))
+    assert moved["type"] == "move" and moved["move"] == {"seat": 0, "move": move}
+    await ann_socket.send({"type": "move", "ply": 0, "move": move})
+    duplicate = await ann_socket.until(refusal)
+    assert duplicate["code"] == "duplicate" and duplicate["ply"] == 1
+    assert await ply_of(game) == 1
+
+    await bob_socket.send({"type": "resign"})
+    await ann_socket.until(lambda f: f["type"] == "state" and f["status"] == "finished")
+    await ann_socket.send({"type": "move", "ply": 1, "move": move})
+    assert (await ann_socket.until(refusal))["code"] == "finished"
+    for socket in (ann_socket, bob_socket, watcher):
+        await socket.close()
+
+
+async def test_a_player_who_drops_comes_back_to_the_current_state_and_plays_on(pair):
+    ann, bob, game = pair
+    path = f"/ws/game/{game.pk}/"
+    ann_socket = await Socket.open(path, ann)
+    first = await ann_socket.until(is_state(0))
+    await ann_socket.close()
+
+    await database_sync_to_async(services.move_play)(
+        game_id=game.pk, user=ann, ply=0, move=first["legal_moves"][0]
+    )
+    bob_socket = await Socket.open(path, bob)
+    bob_turn = await bob_socket.until(is_state(1))
+    await bob_socket.send({"type": "move", "ply": 1, "move": bob_turn["legal_moves"][-1]})
+    await bob_socket.until(is_state(2))
+
+    back = await Socket.open(path, ann)
+    resumed = await back.until(lambda f: f["type"] == "state")
+    assert resumed["ply"] == 2 and len(resumed["moves"]) == 2 and resumed["legal_moves"]
+    await back.send({"type": "resync"})
+    assert (await back.until(lambda f: f["type"] == "state"))["ply"] == 2
+    await back.send({"type": "move", "ply": 2, "move": resumed["legal_moves"][0]})
+    assert (await bob_socket.until(is_state(3)))["type"] == "move"
+    for socket in (back, bob_socket):
+        await socket.close()
+
+
+async def test_a_missing_game_closes_the_socket(redis_layer):
+    from channels.testing import WebsocketCommunicator
+
+    from topiary_site.asgi import application
+
+    comm = WebsocketCommunicator(
+        application, "/ws/game/999999/", headers=[(b"origin", b"http://testserver")]
+    )
+    connected, code = await comm.connect(timeout=10)
+    assert not connected and code == 4404
+
+
+def take_first(moves: list[str], ply: int) -> str:
+    """Prefer a move that takes a hidden tile, so hands and the garden really change."""
+    takes = [move for move in moves if "=" in move]
+    pool = takes or moves
+    return pool[(ply * 7) % len(pool)]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+async def test_no_frame_of_a_whole_game_holds_hidden_identity(make_player, redis_layer, players):
+    users = [await database_sync_to_async(make_player)() for _ in range(players)]
+    game = await database_sync_to_async(live_game)(users)
+    path = f"/ws/game/{game.pk}/"
+    sockets = [await Socket.open(path, u) for u in users] + [await Socket.open(path, None)]
+    latest = [await s.until(is_state(0)) for s in sockets]
+    while latest[-1]["status"] == "active":
+        ply = latest[-1]["ply"]
+        seat = latest[-1]["to_move"]
+        await sockets[seat].send(
+            {"type": "move", "ply": ply, "move": take_first(latest[seat]["legal_moves"], ply)}
+        )
+        latest = [await s.until(is_state(ply + 1)) for s in sockets]
+    await database_sync_to_async(services.game_score)(game_id=game.pk)
+    for socket in sockets:
+        await socket.until(lambda f: f["type"] == "state" and f["result"] is not None)
+        await socket.close()
+
+    await database_sync_to_async(game.refresh_from_db)()
+    states = game_module("topiary").replay(game.record)
+    viewers = [*range(players), None]
+    checked = 0
+    for viewer, socket in zip(viewers, sockets, strict=True):
+        for frame in socket.frames:
+            text = json.dumps(frame)
+            assert not KNOWN_FACE_DOWN.search(text), frame
+            hidden = hidden_from(states[frame["ply"]].to_json(), viewer)
+            leaked = set(TILE.findall(text)) & hidden
+            assert not leaked, f"seat {viewer} saw {leaked} at ply {frame['ply']}"
+            assert "took" not in text and "box" not in text
+            checked += 1
+    assert checked >= len(sockets) * len(states)
+    assert latest_state(sockets[-1].frames)["result"]["ranks"]
