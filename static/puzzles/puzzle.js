@@ -8,7 +8,11 @@ const SVG = "http://www.w3.org/2000/svg";
 
 const STEP = 64;
 const TILE = 56;
-const SIZE = STEP * 7;
+// Up to three visitors share the space outside an edge tile: they stand at the same
+// distance from their entry tile along their own sight line, so none overlap.
+const REACH = 1.1;
+const MARGIN = STEP * 1.4;
+const SIZE = STEP * 5 + MARGIN * 2;
 const DIRECTIONS = {
   N: [0, 1], NE: [1, 1], E: [1, 0], SE: [1, -1],
   S: [0, -1], SW: [-1, -1], W: [-1, 0], NW: [-1, 1],
@@ -66,7 +70,7 @@ function cellXY(cell) {
 }
 
 function centre(file, rank) {
-  return [STEP + file * STEP + STEP / 2, STEP + (4 - rank) * STEP + STEP / 2];
+  return [MARGIN + file * STEP + STEP / 2, MARGIN + (4 - rank) * STEP + STEP / 2];
 }
 
 function cellName(file, rank) {
@@ -96,7 +100,8 @@ function visitorXY(place) {
   const [entry, dir] = place.split(":");
   const [df, dr] = DIRECTIONS[dir];
   const [file, rank] = cellXY(entry);
-  const [x, y] = centre(file - df * 0.6, rank - dr * 0.6);
+  const norm = Math.hypot(df, dr);
+  const [x, y] = centre(file - (df / norm) * REACH, rank - (dr / norm) * REACH);
   return [x, y, df, dr];
 }
 
@@ -201,12 +206,13 @@ function drawVisitor(svg, place, seat) {
   el("title", {}, group).textContent = `Seat ${seat} visitor at ${place}`;
   const angle = (Math.atan2(-dr, df) * 180) / Math.PI;
   el("path", {
-    d: "M6 -4 L13 0 L6 4 Z", fill: "#222", transform: `rotate(${angle})`,
+    d: "M8 -6 L19 0 L8 6 Z", fill: "#222", transform: `rotate(${angle})`,
   }, group);
-  el("circle", {
-    r: 8, fill: SEAT_COLOURS[seat], stroke: mine ? "#0b61c7" : "#222", "stroke-width": mine ? 3 : 1.5,
+  // A pawn: head over a wide base, so a visitor never reads as a tile or a target.
+  el("path", {
+    d: "M-9 9 Q-9 1 -4 -1 A5 5 0 1 1 4 -1 Q9 1 9 9 Z",
+    fill: SEAT_COLOURS[seat], stroke: mine ? "#0b61c7" : "#222", "stroke-width": mine ? 3 : 1.5,
   }, group);
-  el("circle", { r: 3, cy: -1, fill: "#222" }, group);
 }
 
 function drawTarget(svg, place, chosen = false) {
@@ -214,7 +220,10 @@ function drawTarget(svg, place, chosen = false) {
   const group = el("g", {
     transform: `translate(${x} ${y})`, class: chosen ? "target chosen" : "target", "data-position": place,
   }, svg);
-  el("circle", { r: 9, fill: chosen ? "#0b61c7" : "#fff", stroke: "#0b61c7", "stroke-width": 2 }, group);
+  el("circle", {
+    r: 8, fill: chosen ? "#0b61c7" : "#fff", stroke: "#0b61c7", "stroke-width": 2,
+    "stroke-dasharray": chosen ? "none" : "3 2",
+  }, group);
   if (!chosen) makeChoosable(group, `Place a visitor at ${place}`, () => choosePlace(place));
 }
 
