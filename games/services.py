@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.services import bot_ensure
+from engine.bots import choose_move
 from engine.errors import EngineError
 from engine.games import game_module
 from engine.rng import Rng
@@ -526,8 +527,6 @@ def bot_move_play(*, game_id: int, ply: int) -> Game | None:
     The move is chosen without the lock (the strong bot thinks for a while) from
     the bot's own view, then played through the one writer, which checks the ply again.
     """
-    from engine.bots import choose_move
-
     game, seats = _game_and_seats(game_id)
     if game is None or game.status != Game.Status.ACTIVE or game.ply != ply or not game.bot_to_move:
         return None

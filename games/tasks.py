@@ -27,7 +27,11 @@ def bot_move(game_id: int, ply: int) -> None:
 @shared_task(**RETRY)
 def game_score(game_id: int) -> None:
     """Score a finished game (record, ranks, ratings, signal); nothing if already scored."""
-    services.game_score(game_id=game_id)
+    try:
+        services.game_score(game_id=game_id)
+    except services.Refused as refusal:
+        if refusal.code != "not_found":
+            raise
 
 
 @shared_task(acks_late=True)

@@ -1,0 +1,147 @@
+"""Bots and scoring on a real Celery worker, against real PostgreSQL and Redis."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+
+import pytest
+
+from engine.games import game_module
+from games import selectors, services
+from games.models import Game
+from tests.games.conftest import live_game
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.celery,
+    pytest.mark.redis,
+    pytest.mark.slow,
+]
+
+#: How long to wait for the worker before calling the test failed (a deadline, not a measure).
+PATIENCE = 120
+
+
+def wait_for(game: Game, ready) -> Game:
+    """Poll the database until ``ready(game)`` holds; fail after PATIENCE seconds."""
+    deadline = time.monotonic() + PATIENCE
+    while time.monotonic() < deadline:
+        game.refresh_from_db()
+        if ready(game):
+            return game
+        time.sleep(0.1)
+    raise AssertionError(f"game {game.pk} stuck at ply {game.ply} ({game.status})")
+
+
+def play_against_bots(game: Game, human) -> Game:
+    """The human plays from their own view whenever it is their turn; the worker plays the rest."""
+    while True:
+        game = wait_for(
+            game,
+            lambda g: g.status != Game.Status.ACTIVE or not g.bot_to_move,
+        )
+        if game.status != Game.Status.ACTIVE:
+            return game
+        frame = selectors.game_state_for(game.pk, human)
+        services.move_play(
+            game_id=game.pk, user=human, ply=frame["ply"], move=frame["legal_moves"][-1]
+        )
+
+
+def test_a_whole_wizards_garden_game_against_a_bot(celery_worker, make_player):
+    human = make_player()
+    game = services.bot_game_create(
+        user=human,
+        kind="wizards_garden",
+        level="greedy",
+        rated=True,
+        clock_initial=600,
+        clock_increment=5,
+        correspondence_days=None,
+    )
+    game = play_against_bots(game, human)
+    game = wait_for(game, lambda g: g.result is not None)
+    assert game.termination == "normal"
+    bot_seat = game.seats.get(user__is_bot=True)
+    assert any(entry["seat"] == bot_seat.index for entry in game.moves)
+    states = game_module("wizards_garden").replay(game.record)
+    assert states[-1].is_over
+    assert sorted(seat.rank for seat in game.seats.all()) in ([1, 2], [1, 1])
+
+
+def test_a_four_player_topiary_table_with_three_bots_finishes(celery_worker, make_player):
+    human = make_player()
+    table = services.table_create(
+        user=human,
+        kind="topiary",
+        players=4,
+        rated=True,
+        clock_initial=None,
+        clock_increment=None,
+        correspondence_days=1,
+    )
+    services.table_fill_with_bots(game_id=table.pk, user=human, level="greedy")
+    game = play_against_bots(Game.objects.get(pk=table.pk), human)
+    game = wait_for(game, lambda g: g.result is not None)
+    seats = list(game.seats.select_related("user"))
+    assert len({seat.user_id for seat in seats}) == 4
+    assert sum(seat.user.is_bot for seat in seats) == 3
+    assert game.ply == 4 * 5
+    assert game_module("topiary").replay(game.record)[-1].is_over
+    assert sorted(seat.rank for seat in seats)[0] == 1
+
+
+def test_the_sweep_requeues_a_bot_turn_whose_task_was_lost(celery_worker, make_player, monkeypatch):
+    human = make_player()
+    monkeypatch.setattr(services, "_queue_bot", lambda game: None)
+    game = services.bot_game_create(
+        user=human,
+        kind="topiary",
+        level="random",
+        rated=False,
+        clock_initial=None,
+        clock_increment=None,
+        correspondence_days=3,
+    )
+    if not game.bot_to_move:
+        frame = selectors.game_state_for(game.pk, human)
+        services.move_play(game_id=game.pk, user=human, ply=0, move=frame["legal_moves"][0])
+        game.refresh_from_db()
+    lost_at = game.ply
+    assert game.bot_to_move
+    monkeypatch.undo()
+    Game.objects.filter(pk=game.pk).update(
+        turn_started_at=game.turn_started_at - timedelta(minutes=1)
+    )
+    assert services.games_sweep()["bots_requeued"] == 1
+    wait_for(game, lambda g: g.ply > lost_at)
+
+
+def test_a_flagged_seat_at_a_three_player_table_is_played_by_a_bot_and_ranks_last(
+    celery_worker, make_player
+):
+    ann, bob, cat = make_player(), make_player(), make_player()
+    game = live_game([ann, bob, cat], first_player=0, rated=True)
+    Game.objects.filter(pk=game.pk).update(
+        deadline=game.deadline - timedelta(seconds=301),
+        turn_started_at=game.turn_started_at - timedelta(seconds=301),
+    )
+    services.games_sweep()
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.seats.get(index=0).forfeit == "time"
+    others = {bob: 1, cat: 2}
+    while True:
+        game = wait_for(game, lambda g: g.status != Game.Status.ACTIVE or not g.bot_to_move)
+        if game.status != Game.Status.ACTIVE:
+            break
+        to_move = selectors.game_state_for(game.pk, None)["to_move"]
+        user = next(u for u, seat in others.items() if seat == to_move)
+        frame = selectors.game_state_for(game.pk, user)
+        services.move_play(
+            game_id=game.pk, user=user, ply=frame["ply"], move=frame["legal_moves"][0]
+        )
+    game = wait_for(game, lambda g: g.result is not None)
+    ranks = game.result["ranks"]
+    assert ranks[0] == 3 and sorted(ranks[1:]) in ([1, 2], [1, 1])
+    assert sum(entry["seat"] == 0 for entry in game.moves) == 6
