@@ -36,6 +36,8 @@ from __future__ import annotations
 import math
 import random
 import time
+from dataclasses import dataclass
+from types import ModuleType
 
 from engine import fastplay, topiary, wizards_garden
 from engine.errors import IllegalMove
@@ -52,6 +54,11 @@ WIDEN_BASE = 6
 WIDEN_PER_SQRT = 1.0
 #: Margin (points) that counts for as much as half a win in the Topiary reward.
 MARGIN_SCALE = 6.0
+#: Wizards' Garden: where a move code's harvested lines start; value of a won game (in
+#: flowers); deepest search (a game never lasts longer).
+HARVEST_SHIFT = 6
+WIN = 1000.0
+MAX_DEPTH = 400
 #: Share of the budget the strong bot plans to use; the rest absorbs the last iteration.
 BUDGET_SHARE = 0.97
 
@@ -77,6 +84,60 @@ def choose_move(view, level: str, *, rng: Rng, budget: float = 1.0, iterations=N
     if level == "random":
         return rng.choice(view.legal_moves())
     return game[level](view, rng, budget, iterations)
+
+
+@dataclass(frozen=True)
+class BotGame:
+    """A game played by bots: the deal, the moves (and who made each), the final state, and
+    each move's seconds."""
+
+    seed: int | str
+    levels: tuple[str, ...]
+    initial: object
+    moves: tuple[str, ...]
+    movers: tuple[int, ...]
+    final: object
+    seconds: tuple[float, ...]
+
+    def record(self, module: ModuleType) -> dict:
+        """The game record (NOTATION.md) with the seats named after their bot levels."""
+        names = [f"{level} bot" for level in self.levels]
+        return module.make_record(self.initial, self.moves, seed=self.seed, names=names)
+
+
+def play_game(
+    module: ModuleType, levels, *, seed: int | str, budget: float = 1.0, iterations=None
+) -> BotGame:
+    """A whole game between bots, seat ``i`` played at ``levels[i]``, dealt from ``seed``.
+
+    Each seat's bot draws from its own generator, ``Rng(f"{seed}/bot/{seat}")``, so a game
+    is reproducible from its seed (exactly so with ``iterations`` instead of a time budget).
+    """
+    levels = tuple(levels)
+    for level in levels:
+        if level not in LEVELS:
+            raise ValueError(f"unknown bot level {level!r}: expected one of {', '.join(LEVELS)}")
+    if module is topiary:
+        options = topiary.Options(players=len(levels))
+    elif len(levels) != 2:
+        raise ValueError(f"Wizards' Garden is for 2 players, got {len(levels)} bots")
+    else:
+        options = module.Options()
+    initial = module.new_game(options, seed)
+    rngs = [Rng(f"{seed}/bot/{seat}") for seat in range(len(levels))]
+    state, moves, movers, seconds = initial, [], [], []
+    clock = time.perf_counter
+    while not state.is_over:
+        seat = state.to_move
+        start = clock()
+        move = choose_move(
+            state.view(seat), levels[seat], rng=rngs[seat], budget=budget, iterations=iterations
+        )
+        seconds.append(clock() - start)
+        state = state.apply(move)
+        moves.append(move)
+        movers.append(seat)
+    return BotGame(seed, levels, initial, tuple(moves), tuple(movers), state, tuple(seconds))
 
 
 def _pick_best(scored: dict, rng: Rng):
@@ -250,67 +311,92 @@ def _garden_greedy(view, rng, budget, iterations) -> str:
     return wizards_garden.move_name(_pick_best(scored, rng))
 
 
-class _Node:
-    """A UCT node of the Wizards' Garden search: a state, its untried and tried moves."""
-
-    __slots__ = ("children", "reward", "state", "untried", "visits")
-
-    def __init__(self, state, rand: random.Random):
-        self.state = state
-        self.untried = list(state.move_codes())
-        rand.shuffle(self.untried)
-        self.children: dict[int, _Node] = {}
-        self.visits = 0
-        self.reward = 0.0
+def _garden_value(state, seat: int) -> float:
+    """The position for ``seat``: a finished game is worth +-WIN (0 if drawn); otherwise
+    the flower lead, plus half a flower for holding the staff (it breaks ties)."""
+    if state.is_over:
+        winners = state.score()["winners"]
+        return 0.0 if len(winners) > 1 else (WIN if winners == [seat] else -WIN)
+    (w0, b0), (w1, b1) = state.harvested
+    lead = (w0 + b0 - w1 - b1) if seat == 0 else (w1 + b1 - w0 - b0)
+    staff = 0.0 if state.staff is None else (0.5 if state.staff == seat else -0.5)
+    return lead + staff
 
 
-def _garden_result(state, seat: int) -> float:
-    winners = state.score()["winners"]
-    if seat not in winners:
-        return 0.0
-    return 1.0 if len(winners) == 1 else 0.5
+class _OutOfTime(Exception):
+    """The search budget ran out in the middle of a depth."""
+
+
+class _GardenSearch:
+    """Negamax with alpha-beta over move codes, deepened one ply at a time."""
+
+    def __init__(self, deadline: float, node_cap):
+        self.deadline = deadline
+        self.node_cap = node_cap
+        self.nodes = 0
+        self.cut_off = False
+
+    def tick(self) -> None:
+        """Count a node; raise _OutOfTime once the clock (or the node cap) runs out."""
+        self.nodes += 1
+        if self.node_cap is not None:
+            if self.nodes > self.node_cap:
+                raise _OutOfTime
+        elif self.nodes % 32 == 0 and time.perf_counter() >= self.deadline:
+            raise _OutOfTime
+
+    def negamax(self, state, depth: int, alpha: float, beta: float) -> float:
+        """The value of ``state`` for its mover, searched ``depth`` plies."""
+        self.tick()
+        if state.is_over:
+            return _garden_value(state, state.to_move)
+        if depth == 0:
+            self.cut_off = True
+            return _garden_value(state, state.to_move)
+        best = -math.inf
+        # Harvesting moves first: they are the ones that usually cut the search short.
+        for code in sorted(state.move_codes(), key=lambda c: -(c >> HARVEST_SHIFT)):
+            value = self.child_value(state, code, depth, alpha, beta)
+            best = max(best, value)
+            alpha = max(alpha, value)
+            if alpha >= beta:
+                break
+        return best
+
+    def child_value(self, state, code: int, depth: int, alpha: float, beta: float) -> float:
+        """The value for the mover of ``state`` of playing ``code``: negated when the turn
+        passes, as is when the mover moves again (Wizards' Garden setup)."""
+        child = state.apply_code(code)
+        if child.to_move == state.to_move and not child.is_over:
+            return self.negamax(child, depth - 1, alpha, beta)
+        if child.is_over:
+            return _garden_value(child, state.to_move)
+        return -self.negamax(child, depth - 1, -beta, -alpha)
 
 
 def _garden_strong(view, rng, budget, iterations) -> str:
     start = time.perf_counter()
-    deadline = start + budget * BUDGET_SHARE
-    rand = random.Random(rng.next_u64())
-    root = _Node(wizards_garden.state_from_view(view), rand)
-    seat = view.seat
-    total = 0
-    clock = time.perf_counter
-    while (total < iterations) if iterations is not None else (clock() < deadline):
-        node, path = root, [root]
-        while not node.untried and node.children:
-            parent = node
-            log_n = math.log(parent.visits)
-            mover = parent.state.to_move
-
-            def ucb(child, log_n=log_n, mover=mover):
-                mean = child.reward / child.visits
-                own = mean if mover == seat else 1.0 - mean
-                return own + EXPLORATION * math.sqrt(log_n / child.visits)
-
-            node = max(node.children.values(), key=ucb)
-            path.append(node)
-        if node.untried:
-            code = node.untried.pop()
-            child = _Node(node.state.apply_code(code), rand)
-            node.children[code] = child
-            node = child
-            path.append(node)
-        state = node.state
-        while not state.is_over:
-            state = state.apply_code(rand.choice(state.move_codes()))
-        result = _garden_result(state, seat)
-        for visited in path:
-            visited.visits += 1
-            visited.reward += result
-        total += 1
-    if not root.children:
-        return wizards_garden.move_name(rng.choice(sorted(root.state.move_codes())))
-    code = max(root.children, key=lambda c: (root.children[c].visits, -c))
-    return wizards_garden.move_name(code)
+    state = wizards_garden.state_from_view(view)
+    order = sorted(state.move_codes())
+    rng.shuffle(order)
+    search = _GardenSearch(start + budget * BUDGET_SHARE, iterations)
+    best_code = order[0]
+    try:
+        for depth in range(1, MAX_DEPTH + 1):
+            values = {}
+            alpha = -math.inf
+            search.cut_off = False
+            for code in order:
+                values[code] = search.child_value(state, code, depth, alpha, math.inf)
+                alpha = max(alpha, values[code])
+            # Stable sort: among equal values the earlier (shuffled) order wins.
+            order.sort(key=lambda c: -values[c])
+            best_code = order[0]
+            if not search.cut_off:
+                break  # the whole game tree was searched: deeper is the same
+    except _OutOfTime:
+        pass
+    return wizards_garden.move_name(best_code)
 
 
 _WIZARDS_GARDEN = {"greedy": _garden_greedy, "strong": _garden_strong}

@@ -1,0 +1,143 @@
+"""Bot strength: many seeded games between bot levels, seats rotated, win rates with 95% CIs.
+
+    .venv/bin/python bench/match.py topiary --bots greedy,random --games 200
+    .venv/bin/python bench/match.py topiary --bots strong,greedy --games 100 --budget 1 --jobs 2
+    .venv/bin/python bench/match.py topiary --bots strong,greedy,greedy,random --games 40
+    .venv/bin/python bench/match.py wizards-garden --bots strong,greedy --games 100
+
+Game ``i`` is dealt from seed ``BASE + i // players`` and seats the lineup rotated by
+``i % players``, so every deal is played once from every seat: seat and deal luck cancel.
+Each lineup entry (``greedy#2`` for a second greedy) gets its wins counted; a shared victory
+(a drawn Wizards' Garden game) counts 1/k to each of the k winners. The interval is Wilson's
+score interval at 95%. Every strong-bot move time is kept to check the budget rule (a move
+never takes more than 110% of its budget); the summary reports the slowest move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import platform
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import bots
+from engine.games import game_module
+
+Z95 = 1.959964
+
+
+def wilson(wins: float, games: int) -> tuple[float, float]:
+    """Wilson's 95% score interval for a proportion ``wins / games``."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    denominator = 1 + Z95**2 / games
+    centre = (p + Z95**2 / (2 * games)) / denominator
+    half = Z95 * math.sqrt(p * (1 - p) / games + Z95**2 / (4 * games**2)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def entry_names(levels: list[str]) -> list[str]:
+    """Lineup entries named by level, numbered when a level appears twice (greedy#2)."""
+    seen: dict[str, int] = {}
+    names = []
+    for level in levels:
+        seen[level] = seen.get(level, 0) + 1
+        names.append(level if seen[level] == 1 else f"{level}#{seen[level]}")
+    return names
+
+
+def one_game(args: tuple) -> dict:
+    """Play game ``index``; the result by lineup entry (run in a worker process)."""
+    game, levels, index, base_seed, budget = args
+    module = game_module(game)
+    players = len(levels)
+    shift = index % players
+    names = entry_names(levels)
+    seated = [names[(seat + shift) % players] for seat in range(players)]
+    seat_levels = [levels[(seat + shift) % players] for seat in range(players)]
+    played = bots.play_game(module, seat_levels, seed=base_seed + index // players, budget=budget)
+    score = played.final.score()
+    winners = score["winners"]
+    totals = {seated[entry["seat"]]: entry["total"] for entry in score["scores"]}
+    strong_seconds = [
+        seconds
+        for seconds, seat in zip(played.seconds, played.movers, strict=True)
+        if seat_levels[seat] == "strong"
+    ]
+    return {
+        "wins": {seated[s]: 1 / len(winners) for s in winners},
+        "totals": totals,
+        "strong_seconds": strong_seconds,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game", choices=["topiary", "wizards-garden"])
+    parser.add_argument("--bots", required=True, help="lineup, e.g. strong,greedy")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--budget", type=float, default=1.0, help="seconds per strong move")
+    parser.add_argument("--seed", type=int, default=1000, help="first deal's seed")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--json", type=Path, help="also write the summary here")
+    options = parser.parse_args()
+    levels = options.bots.split(",")
+    names = entry_names(levels)
+    tasks = [(options.game, levels, i, options.seed, options.budget) for i in range(options.games)]
+    start = time.perf_counter()
+    wins = dict.fromkeys(names, 0.0)
+    totals = dict.fromkeys(names, 0)
+    strong_seconds: list[float] = []
+    with ProcessPoolExecutor(max_workers=options.jobs) as pool:
+        for done, result in enumerate(pool.map(one_game, tasks), start=1):
+            for name, share in result["wins"].items():
+                wins[name] += share
+            for name, total in result["totals"].items():
+                totals[name] += total
+            strong_seconds += result["strong_seconds"]
+            if done % max(1, options.games // 10) == 0:
+                print(f"  {done}/{options.games} games", file=sys.stderr, flush=True)
+    elapsed = time.perf_counter() - start
+    games = options.games
+    summary = {
+        "game": options.game,
+        "lineup": levels,
+        "games": games,
+        "budget": options.budget,
+        "first_seed": options.seed,
+        "jobs": options.jobs,
+        "seconds": round(elapsed, 1),
+        "python": platform.python_version(),
+        "entries": {
+            name: {
+                "wins": wins[name],
+                "win_rate": round(wins[name] / games, 3),
+                "ci95": [round(x, 3) for x in wilson(wins[name], games)],
+                "mean_total": round(totals[name] / games, 2),
+            }
+            for name in names
+        },
+    }
+    if strong_seconds:
+        slowest = max(strong_seconds)
+        summary["strong_moves"] = {
+            "count": len(strong_seconds),
+            "mean_seconds": round(sum(strong_seconds) / len(strong_seconds), 4),
+            "max_seconds": round(slowest, 4),
+            "max_over_budget": round(slowest / options.budget, 3),
+            "over_110_percent": sum(1 for s in strong_seconds if s > 1.1 * options.budget),
+        }
+    print(json.dumps(summary, indent=1))
+    if options.json:
+        options.json.write_text(json.dumps(summary, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
