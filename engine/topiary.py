@@ -42,7 +42,7 @@ from __future__ import annotations
 import itertools
 import sys
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine import records
 from engine.errors import IllegalMove, NotationError
@@ -275,20 +275,41 @@ def _winners(totals, hand_points, first_player: int, tiebreak: str) -> list[int]
 # --------------------------------------------------------------------------- move generation
 
 
-def _play_codes(garden, visitors, hand, positions, must_pick: bool) -> list[int]:
-    h0, h1, h2 = hand[0] + 1, hand[1] + 1, hand[2] + 1
+#: Per (hand, must_pick): per position, the move codes for each face-down pattern of its line.
+_CODES_BY_HAND: dict[tuple, list[dict[int, tuple[int, ...]]]] = {}
+#: Hands kept in ``_CODES_BY_HAND`` before it starts afresh (bounds its memory).
+_CODES_HANDS_KEPT = 512
+_LINE_MASKS = tuple(sum(1 << cell for cell in line) for line in LINES)
+
+
+def _line_codes(p: int, pattern: int, hand: tuple[int, ...], must_pick: bool) -> tuple[int, ...]:
+    """The moves at position ``p`` when ``pattern`` marks the face-down cells of its line."""
+    takes = tuple(
+        base + plant
+        for cell, base in _TAKE_BASES[p]
+        if pattern >> cell & 1
+        for plant in (0, hand[0] + 1, hand[1] + 1, hand[2] + 1)
+    )
+    return takes if must_pick and takes else (_PLACE_CODE[p], *takes)
+
+
+def _play_codes(face_down: int, visitors, hand, positions, must_pick: bool) -> list[int]:
+    """The legal play moves; a line's moves depend only on its face-down cells and the hand,
+    so they are built once per (hand, pattern) and reused."""
+    by_position = _CODES_BY_HAND.get((hand, must_pick))
+    if by_position is None:
+        if len(_CODES_BY_HAND) >= _CODES_HANDS_KEPT:
+            _CODES_BY_HAND.clear()
+        by_position = _CODES_BY_HAND[hand, must_pick] = [{} for _ in LINES]
     out: list[int] = []
-    add = out.extend
     for p in positions:
-        if visitors[p] >= 0:
-            continue
-        takes = False
-        for cell, base in _TAKE_BASES[p]:
-            if garden[cell] >= FACE_DOWN:
-                add((base, base + h0, base + h1, base + h2))
-                takes = True
-        if not (must_pick and takes):
-            out.append(_PLACE_CODE[p])
+        if visitors[p] < 0:
+            pattern = face_down & _LINE_MASKS[p]
+            known = by_position[p]
+            codes = known.get(pattern)
+            if codes is None:
+                codes = known[pattern] = _line_codes(p, pattern, hand, must_pick)
+            out += codes
     return out
 
 
@@ -368,7 +389,21 @@ def _parse_move(text: Any) -> int:
 # --------------------------------------------------------------------------- state
 
 
-class _Frozen:
+class _Seated:
+    __slots__ = ()
+
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return self.options.players
+
+    @property
+    def is_over(self) -> bool:
+        """True once the last visitor is placed."""
+        return self.phase == "over"
+
+
+class _Frozen(_Seated):
     __slots__ = ()
 
     def __setattr__(self, name, value):
@@ -383,18 +418,9 @@ class _Frozen:
     def __hash__(self):
         return hash(self._key())
 
-    @property
-    def players(self) -> int:
-        """Number of seats."""
-        return self.options.players
-
-    @property
-    def is_over(self) -> bool:
-        """True once the last visitor is placed."""
-        return self.phase == "over"
-
 
 _set = object.__setattr__
+_new_state = tuple.__new__
 
 
 def _replaced(items: tuple, index: int, value) -> tuple:
@@ -402,86 +428,38 @@ def _replaced(items: tuple, index: int, value) -> tuple:
     return (*items[:index], value, *items[index + 1 :])
 
 
-class State(_Frozen):
-    """A full Topiary position: every identity known. Immutable; ``apply`` returns a new one."""
+def _face_down_mask(garden: tuple[int, ...]) -> int:
+    return sum(1 << cell for cell in range(25) if garden[cell] >= FACE_DOWN)
 
-    __slots__ = (
-        "box",
-        "first_player",
-        "garden",
-        "hands",
-        "options",
-        "passed_on",
-        "phase",
-        "received",
-        "removed_type",
-        "to_move",
-        "unplaced",
-        "visitors",
-    )
 
+class _StateFields(NamedTuple):
     options: Options
+    #: 25 cells by index: a tile face up, tile + FACE_DOWN face down.
     garden: tuple[int, ...]
+    #: Per position index: the seat of the visitor there, or -1.
     visitors: tuple[int, ...]
     unplaced: tuple[int, ...]
+    #: Per seat, the 3 tiles in hand, sorted.
     hands: tuple[tuple[int, ...], ...]
     box: tuple[int, ...]
-    received: tuple[tuple[int, ...] | None, ...] | None
-    passed_on: tuple[tuple[int, ...] | None, ...] | None
     to_move: int
     phase: str
     removed_type: int | None
     first_player: int
+    #: Draft only: per seat, the tiles passed to it / passed on by it (None: not yet).
+    received: tuple[tuple[int, ...] | None, ...] | None
+    passed_on: tuple[tuple[int, ...] | None, ...] | None
+    #: Bitmask of the face-down cells (derived from ``garden``, for move generation).
+    face_down: int
 
-    def __init__(
-        self,
-        *,
-        options,
-        garden,
-        visitors,
-        unplaced,
-        hands,
-        box,
-        to_move,
-        phase,
-        removed_type,
-        first_player,
-        received=None,
-        passed_on=None,
-    ):
-        _set(self, "options", options)
-        _set(self, "garden", garden)
-        _set(self, "visitors", visitors)
-        _set(self, "unplaced", unplaced)
-        _set(self, "hands", hands)
-        _set(self, "box", box)
-        _set(self, "to_move", to_move)
-        _set(self, "phase", phase)
-        _set(self, "removed_type", removed_type)
-        _set(self, "first_player", first_player)
-        _set(self, "received", received)
-        _set(self, "passed_on", passed_on)
 
-    def _key(self):
-        return (
-            self.options,
-            self.garden,
-            self.visitors,
-            self.unplaced,
-            self.hands,
-            self.box,
-            self.to_move,
-            self.phase,
-            self.removed_type,
-            self.first_player,
-            self.received,
-            self.passed_on,
-        )
+class State(_Seated, _StateFields):
+    """A full Topiary position: every identity known. Immutable; ``apply`` returns a new one.
 
-    def _replace(self, **changes) -> State:
-        values = {name: getattr(self, name) for name in State.__slots__}
-        values.update(changes)
-        return State(**values)
+    A named tuple of plain ints and tuples, so copying, hashing and comparing are cheap.
+    """
+
+    __slots__ = ()
 
     def __repr__(self):
         return f"<topiary.State {self.phase} to_move={self.to_move} {self.to_json()}>"
@@ -492,7 +470,7 @@ class State(_Frozen):
         """The mover's legal moves as codes (fast path; unsorted)."""
         if self.phase == "play":
             return _play_codes(
-                self.garden,
+                self.face_down,
                 self.visitors,
                 self.hands[self.to_move],
                 self.options.positions,
@@ -585,21 +563,20 @@ class State(_Frozen):
             return self._apply_keep(code)
         rest, plant = divmod(code, _PLANTS)
         p, cell = divmod(rest, 26)
-        mover = self.to_move
-        hands = self.hands
-        garden = self.garden
+        (options, garden, visitors, unplaced, hands, box, mover, _, removed, first, received,
+         passed_on, face_down) = self  # fmt: skip
         if cell != NO_TAKE:
             taken = garden[cell] - FACE_DOWN
+            face_down &= ~(1 << cell)
             if plant == 0:
-                garden = _replaced(garden, cell, taken)
+                garden = (*garden[:cell], taken, *garden[cell + 1 :])
             else:
                 planted = plant - 1
-                garden = _replaced(garden, cell, planted)
+                garden = (*garden[:cell], planted, *garden[cell + 1 :])
                 hand = tuple(sorted([t for t in hands[mover] if t != planted] + [taken]))
-                hands = _replaced(hands, mover, hand)
-        visitors = _replaced(self.visitors, p, mover)
-        unplaced = self.unplaced
-        unplaced = _replaced(unplaced, mover, unplaced[mover] - 1)
+                hands = (*hands[:mover], hand, *hands[mover + 1 :])
+        visitors = (*visitors[:p], mover, *visitors[p + 1 :])
+        unplaced = (*unplaced[:mover], unplaced[mover] - 1, *unplaced[mover + 1 :])
         players = len(unplaced)
         phase = "over"
         to_move = (mover + 1) % players
@@ -609,20 +586,11 @@ class State(_Frozen):
                 to_move = seat
                 phase = "play"
                 break
-        return State(
-            options=self.options,
-            garden=garden,
-            visitors=visitors,
-            unplaced=unplaced,
-            hands=hands,
-            box=self.box,
-            to_move=to_move,
-            phase=phase,
-            removed_type=self.removed_type,
-            first_player=self.first_player,
-            received=self.received,
-            passed_on=self.passed_on,
-        )
+        return _new_state(
+            State,
+            (options, garden, visitors, unplaced, hands, box, to_move, phase, removed, first,
+             received, passed_on, face_down),
+        )  # fmt: skip
 
     def _apply_keep(self, code: int) -> State:
         mover = self.to_move
@@ -786,7 +754,7 @@ class View(_Frozen):
             return []
         if self.phase == "play":
             return _play_codes(
-                self.garden,
+                _face_down_mask(self.garden),
                 self.visitors,
                 self.hand,
                 self.options.positions,
@@ -950,6 +918,7 @@ def sample_state(view: View, rng: Rng) -> State:
         first_player=view.first_player,
         received=received,
         passed_on=passed_on,
+        face_down=_face_down_mask(garden),
     )
 
 
@@ -1021,6 +990,7 @@ def new_game(
         first_player=first,
         received=received,
         passed_on=passed_on,
+        face_down=_face_down_mask(garden),
     )
 
 
@@ -1199,6 +1169,7 @@ def state_from_json(data: Any) -> State:
         first_player=first,
         received=received,
         passed_on=passed_on,
+        face_down=_face_down_mask(garden),
     )
 
 
