@@ -4,12 +4,20 @@ Nothing set: the embedded default (SQLite, in-memory channel layer, Celery
 tasks run in-process, local-memory cache). ``DATABASE_URL`` switches to
 PostgreSQL through psycopg 3 with a connection pool; ``REDIS_URL`` switches
 the channel layer, the Celery broker and the cache to Redis.
+
+Production: set ``SECRET_KEY`` (DEBUG then defaults to off, cookies become
+secure, HSTS is on) and ``ALLOWED_HOSTS``; ``CSRF_TRUSTED_ORIGINS``,
+``SECURE_SSL_REDIRECT``, ``SECURE_HSTS_SECONDS``, ``STATIC_ROOT``,
+``DATABASE_POOL_MAX``, ``SQLITE_PATH``, ``LOGIN_FAILURE_LIMIT``,
+``LOGIN_FAILURE_WINDOW`` (seconds) and ``LOG_LEVEL`` tune the rest.
 """
 
 import os
 import tempfile
 from pathlib import Path
 from urllib.parse import unquote, urlparse
+
+from django.core.exceptions import ImproperlyConfigured
 
 from topiary_site import beat
 
@@ -25,6 +33,10 @@ def env_bool(name: str, default: bool = False) -> bool:
     if value is None:
         return default
     return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in env(name, default).split(",") if item.strip()]
 
 
 def database_from_url(url: str) -> dict:
@@ -45,9 +57,11 @@ def database_from_url(url: str) -> dict:
 
 
 DEBUG = env_bool("DEBUG", default=not env("SECRET_KEY"))
-SECRET_KEY = env("SECRET_KEY") or "insecure-embedded-default-key-do-not-use-in-production"
-ALLOWED_HOSTS = [h for h in env("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",") if h]
-CSRF_TRUSTED_ORIGINS = [o for o in env("CSRF_TRUSTED_ORIGINS").split(",") if o]
+SECRET_KEY = env("SECRET_KEY") or "django-insecure-embedded-default-key-for-development-only"
+if not DEBUG and not env("SECRET_KEY"):
+    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 LOCAL_APPS = ["accounts", "games", "ratings", "puzzles", "tournaments"]
 INSTALLED_APPS = [
@@ -143,6 +157,7 @@ else:
     CELERY_TASK_ALWAYS_EAGER = True
     CELERY_TASK_EAGER_PROPAGATES = True
 
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

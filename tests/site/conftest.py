@@ -1,0 +1,48 @@
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.support.servers import ROOT
+
+# Everything that steers settings; each test states the ones it wants.
+SETTINGS_VARIABLES = {
+    "DATABASE_URL",
+    "REDIS_URL",
+    "SECRET_KEY",
+    "DEBUG",
+    "ALLOWED_HOSTS",
+    "SQLITE_PATH",
+    "STATIC_ROOT",
+    "SECURE_SSL_REDIRECT",
+    "DJANGO_SETTINGS_MODULE",
+}
+
+
+def clean_env(**overrides: str) -> dict[str, str]:
+    """This process's environment without any settings variable, plus ``overrides``."""
+    env = {k: v for k, v in os.environ.items() if k not in SETTINGS_VARIABLES}
+    return {**env, **overrides}
+
+
+def manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    """Run ``manage.py`` in a fresh process with exactly this environment."""
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@pytest.fixture
+def production_env() -> dict[str, str]:
+    from django.core.management.utils import get_random_secret_key
+
+    return clean_env(
+        SECRET_KEY=get_random_secret_key(),
+        ALLOWED_HOSTS="topiary.example.org,127.0.0.1",
+    )

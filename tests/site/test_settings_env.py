@@ -1,0 +1,112 @@
+"""The one settings module, read in fresh processes under different environments."""
+
+import json
+import sqlite3
+import subprocess
+import sys
+
+from tests.site.conftest import clean_env, manage
+from tests.support.servers import ROOT
+
+PROBE = """
+import json, django
+django.setup()
+from django.conf import settings as s
+from django.core.cache import caches
+db = s.DATABASES["default"]
+print(json.dumps({
+    "debug": s.DEBUG,
+    "engine": db["ENGINE"],
+    "name": str(db["NAME"]),
+    "user": db.get("USER"),
+    "password": db.get("PASSWORD"),
+    "host": db.get("HOST"),
+    "port": db.get("PORT"),
+    "options": {k: v for k, v in db["OPTIONS"].items()},
+    "channels": s.CHANNEL_LAYERS["default"]["BACKEND"],
+    "channel_hosts": s.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("hosts"),
+    "cache": type(caches["default"]).__name__,
+    "cache_location": s.CACHES["default"].get("LOCATION"),
+    "broker": s.CELERY_BROKER_URL,
+    "eager": s.CELERY_TASK_ALWAYS_EAGER,
+    "session_secure": s.SESSION_COOKIE_SECURE,
+    "csrf_secure": s.CSRF_COOKIE_SECURE,
+    "hsts": s.SECURE_HSTS_SECONDS,
+}))
+"""
+
+
+def settings_under(**env: str) -> dict:
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE],
+        cwd=ROOT,
+        env=clean_env(DJANGO_SETTINGS_MODULE="topiary_site.settings", **env),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_nothing_set_runs_embedded():
+    found = settings_under()
+    assert found["debug"] is True
+    assert found["engine"] == "django.db.backends.sqlite3"
+    assert found["name"].endswith("db.sqlite3")
+    assert found["options"]["transaction_mode"] == "IMMEDIATE"
+    assert found["options"]["timeout"] >= 5
+    assert "journal_mode=WAL" in found["options"]["init_command"]
+    assert found["channels"] == "channels.layers.InMemoryChannelLayer"
+    assert found["cache"] == "LocMemCache"
+    assert found["broker"] == "memory://"
+    assert found["eager"] is True
+    assert found["session_secure"] is False
+
+
+def test_urls_switch_to_postgres_and_redis():
+    found = settings_under(
+        DATABASE_URL="postgres://player:p%40ss@db.example:5433/topiary",
+        REDIS_URL="redis://cache.example:6380/3",
+    )
+    assert found["engine"] == "django.db.backends.postgresql"
+    assert (found["name"], found["user"], found["password"]) == ("topiary", "player", "p@ss")
+    assert (found["host"], found["port"]) == ("db.example", "5433")
+    assert found["options"]["pool"]["max_size"] >= 1
+    assert found["channels"] == "channels_redis.core.RedisChannelLayer"
+    assert found["channel_hosts"] == ["redis://cache.example:6380/3"]
+    assert found["cache"] == "RedisCache"
+    assert found["cache_location"] == "redis://cache.example:6380/3"
+    assert found["broker"] == "redis://cache.example:6380/3"
+    assert found["eager"] is False
+
+
+def test_a_secret_key_means_production_unless_debug_is_asked_for():
+    production = settings_under(SECRET_KEY="k" * 60)
+    assert production["debug"] is False
+    assert production["session_secure"] and production["csrf_secure"]
+    assert production["hsts"] >= 31_536_000
+    assert settings_under(SECRET_KEY="k" * 60, DEBUG="1")["debug"] is True
+
+
+def test_an_unsupported_database_url_is_a_clear_error():
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE],
+        cwd=ROOT,
+        env=clean_env(DJANGO_SETTINGS_MODULE="topiary_site.settings", DATABASE_URL="mysql://x/y"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode != 0
+    assert "DATABASE_URL: unsupported scheme 'mysql'" in result.stderr
+
+
+def test_embedded_database_migrates_and_uses_write_ahead_logging(tmp_path):
+    database = tmp_path / "embedded.sqlite3"
+    result = manage("migrate", "--noinput", env=clean_env(SQLITE_PATH=str(database)))
+    assert result.returncode == 0, result.stderr
+    with sqlite3.connect(database) as connection:
+        assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+    assert "accounts_user" in tables
