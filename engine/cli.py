@@ -21,6 +21,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from engine import bots, puzzles
 from engine.errors import EngineError, NotationError
 from engine.games import GAME_MODULES, game_module
 
@@ -40,6 +41,8 @@ class Command:
     args: tuple[str, ...] = ()
     reads_input: bool = True
     optional_input: bool = False
+    #: The command parses all its arguments itself (flags); no input is read.
+    own_args: bool = False
 
 
 def _position(module: ModuleType, data: Any):
@@ -91,6 +94,50 @@ def _perft(module, args, read):
     }
 
 
+def _topiary_only(module: ModuleType, command: str) -> None:
+    if module.NAME != "topiary":
+        raise UsageError(f"{command} is only for topiary (the daily puzzle is a Topiary puzzle)")
+
+
+def _solve(module, args, read):
+    _topiary_only(module, "solve")
+    return puzzles.solve(_position(module, read())).to_json()
+
+
+def _daily(module, args, read):
+    _topiary_only(module, "daily")
+    return puzzles.daily(args[0]).to_json()
+
+
+def _play(module, args, read):
+    flags = {"--bots": None, "--seed": "1", "--budget": "1.0"}
+    pairs = list(args)
+    while pairs:
+        flag = pairs.pop(0)
+        if flag not in flags or not pairs:
+            raise UsageError("play takes --bots LEVEL,LEVEL[,...] [--seed N] [--budget SECONDS]")
+        flags[flag] = pairs.pop(0)
+    if flags["--bots"] is None:
+        raise UsageError("play needs --bots, e.g. --bots strong,greedy")
+    seed = flags["--seed"]
+    try:
+        budget = float(flags["--budget"])
+    except ValueError:
+        raise UsageError(f"--budget: {flags['--budget']!r} is not a number of seconds") from None
+    if not budget > 0:
+        raise UsageError(f"--budget: {budget} is not a positive number of seconds")
+    try:
+        played = bots.play_game(
+            module,
+            flags["--bots"].split(","),
+            seed=int(seed) if seed.lstrip("-").isdigit() else seed,
+            budget=budget,
+        )
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return played.record(module)
+
+
 COMMANDS: dict[str, Command] = {
     "score": Command(_score, "the score JSON of a position"),
     "moves": Command(_moves, "the legal moves of the player to move, as a JSON list"),
@@ -101,6 +148,16 @@ COMMANDS: dict[str, Command] = {
         "leaf count of the move tree to DEPTH (default position: the seed-1 deal, 2 players)",
         ("DEPTH",),
         optional_input=True,
+    ),
+    "solve": Command(_solve, "the exact optimum of a Topiary puzzle position (PUZZLES.md)"),
+    "daily": Command(
+        _daily, "the daily puzzle of an ISO DATE with its optimum", ("DATE",), reads_input=False
+    ),
+    "play": Command(
+        _play,
+        "a game between bots: --bots strong,greedy [--seed N] [--budget SECONDS]; its record",
+        reads_input=False,
+        own_args=True,
     ),
 }
 
@@ -143,6 +200,8 @@ def run(argv: list[str]) -> Any:
     command = COMMANDS.get(name)
     if command is None:
         raise UsageError(f"unknown command {name!r}: expected one of {', '.join(COMMANDS)}")
+    if command.own_args:
+        return command.run(game_module(game), rest, lambda: None)
     wanted = len(command.args)
     if len(rest) < wanted:
         raise UsageError(f"{name} needs {' '.join(command.args)}")
