@@ -165,7 +165,7 @@ def game_record(game: Game) -> dict:
     )
 
 
-def _sight_lines(position: dict) -> list[dict]:
+def sight_lines(position: dict) -> list[dict]:
     """Each Topiary visitor of a full position: its line, the tiles it sees and its points.
 
     A face-down tile is never seen and never blocks; a face-up tile is seen
@@ -220,7 +220,7 @@ def replay_frames(record: dict) -> dict:
             "score": state.score(),
         }
         if module.NAME == topiary.NAME:
-            frame["visitors"] = _sight_lines(position)
+            frame["visitors"] = sight_lines(position)
         frames.append(frame)
     return {
         "game": module.NAME,

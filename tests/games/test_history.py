@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from games import history_views
 from games.models import Game
+from ratings import elo
 from tests.ratings.played import make_user, play_game
 
 pytestmark = pytest.mark.django_db
@@ -79,16 +80,14 @@ def test_history_filters_by_result_as_the_seats_ranked(client, games_of_ann):
 
 
 def test_rating_change_shows_beside_rated_games(client, games_of_ann):
-    ann, games = games_of_ann
+    ann, _ = games_of_ann
     response = client.get(reverse("games:history", args=["ann"]), {"game": "wizards_garden"})
     (seat,) = response.context["page"]
-    assert seat.rating_change == pytest.approx(
-        20 if seat.rank == 1 else -20 if seat.rank == 2 else 0
-    )
-    assert (
-        "Casual"
-        in client.get(reverse("games:history", args=["ann"]), {"rated": "casual"}).content.decode()
-    )
+    other = seat.game.seats.exclude(user=ann).get()
+    # Two new players at 1500: K 40, half of it either way, nothing for a draw.
+    assert seat.rating_change == pytest.approx(40 * (elo.pair_score(seat.rank, other.rank) - 0.5))
+    casual = client.get(reverse("games:history", args=["ann"]), {"rated": "casual"})
+    assert "Casual" in casual.content.decode()
 
 
 @pytest.mark.parametrize(
