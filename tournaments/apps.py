@@ -3,3 +3,9 @@ from django.apps import AppConfig
 
 class TournamentsConfig(AppConfig):
     name = "tournaments"
+
+    def ready(self) -> None:
+        from games.signals import game_finished
+        from tournaments import receivers
+
+        game_finished.connect(receivers.game_finished, dispatch_uid="tournaments-game-finished")

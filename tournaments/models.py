@@ -1,1 +1,183 @@
+from datetime import timedelta
 
+from django.conf import settings
+from django.db import models
+
+from games.models import GameKind
+
+
+class Tournament(models.Model):
+    """An event: its format and time control, its entrants, and how far it has got.
+
+    The database holds the whole state of a running event (rounds, pairings, the
+    games and their points), so any process can pick it up where another stopped.
+    """
+
+    class Format(models.TextChoices):
+        SWISS = "swiss", "Swiss"
+        SWISS_TABLES = "swiss_tables", "Swiss tables"
+        ROUND_ROBIN = "round_robin", "Round robin"
+        ARENA = "arena", "Arena"
+
+    class Status(models.TextChoices):
+        UPCOMING = "upcoming", "Upcoming"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+        CANCELLED = "cancelled", "Cancelled"
+
+    name = models.CharField(max_length=80)
+    kind = models.CharField(max_length=20, choices=GameKind.choices)
+    format = models.CharField(max_length=20, choices=Format.choices)
+    #: Players per game: 2, or 3-4 for Swiss tables of Topiary.
+    table_size = models.PositiveSmallIntegerField(default=2)
+    #: Swiss and Swiss tables: the rounds to play. Round robin: set at the start.
+    rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: Arena: minutes from the start until no new game begins.
+    duration_minutes = models.PositiveSmallIntegerField(null=True, blank=True)
+    clock_initial = models.PositiveIntegerField()
+    clock_increment = models.PositiveIntegerField(default=0)
+    rated = models.BooleanField(default=True)
+    starts_at = models.DateTimeField()
+    max_players = models.PositiveSmallIntegerField()
+    #: Swiss tables: points per finishing place, keyed by table size ("4": [3, 2, 1, 0]).
+    place_points = models.JSONField(default=dict, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="created_tournaments",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.UPCOMING)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    #: Why a tournament was cancelled (too few players at the start).
+    note = models.CharField(max_length=200, blank=True)
+    #: Bumped on every change a watcher should see; live pages resync when it moves.
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-starts_at", "-id"]
+        indexes = [models.Index(fields=["status", "starts_at"])]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_arena(self) -> bool:
+        return self.format == self.Format.ARENA
+
+    @property
+    def ends_at(self):
+        """Arena: when the last games may start; other formats end with their last round."""
+        if not self.is_arena or self.started_at is None:
+            return None
+        return self.started_at + timedelta(minutes=self.duration_minutes)
+
+    @property
+    def time_control(self) -> str:
+        """The clock as players write it: minutes + increment seconds."""
+        minutes = self.clock_initial / 60
+        shown = f"{minutes:g}" if minutes >= 1 else f"{self.clock_initial}s"
+        return f"{shown}+{self.clock_increment}"
+
+
+class Entry(models.Model):
+    """A player entered in a tournament; withdrawing mid-event keeps the games played."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournament_entries"
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    #: The player's rating for the tournament's game when it started (seeding, performance).
+    rating = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["joined_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="one_entry_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.tournament}"
+
+
+class Round(models.Model):
+    """One round of a Swiss, Swiss tables or round robin event (arenas have none)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    #: Round robin rounds exist from the start; their games begin when the round does.
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            # The guard that makes advancing a round twice pair it once.
+            models.UniqueConstraint(fields=["tournament", "number"], name="one_round_per_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} round {self.number}"
+
+
+class Pairing(models.Model):
+    """A table of a round (or an arena game), or a bye: who plays, in seat order, and the game."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pairings")
+    round = models.ForeignKey(
+        Round, null=True, blank=True, on_delete=models.CASCADE, related_name="pairings"
+    )
+    board = models.PositiveSmallIntegerField()
+    game = models.OneToOneField(
+        "games.Game",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="tournament_pairing",
+    )
+    is_bye = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    #: Set once the points are stored (game over, bye or forfeit).
+    scored_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["round__number", "board", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "board"],
+                name="one_pairing_per_board",
+                condition=models.Q(round__isnull=False),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} board {self.board}"
+
+
+class PairingPlayer(models.Model):
+    """One player of a pairing: their seat, and once scored their place and points."""
+
+    pairing = models.ForeignKey(Pairing, on_delete=models.CASCADE, related_name="players")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="pairing_players")
+    seat = models.PositiveSmallIntegerField()
+    #: Final place at the table (1 is first; equal places shared). Null until scored.
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    points = models.FloatField(null=True, blank=True)
+    #: Arena: the player was on a winning streak, so this game counted double.
+    on_fire = models.BooleanField(default=False)
+    #: Won because the opponent withdrew (round robin) rather than at the board.
+    forfeit = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["pairing", "seat"], name="one_player_per_pairing_seat"),
+            models.UniqueConstraint(fields=["pairing", "entry"], name="one_seat_per_pairing_entry"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry.user} at {self.pairing}"

@@ -1,0 +1,38 @@
+"""The tournament page's websocket: a hint that the tournament changed, with its version.
+
+The database holds the truth; a client that hears a newer version fetches the
+page's live part again over HTTP (as lichess does), so a lost message costs nothing.
+"""
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from tournaments.models import Tournament
+from tournaments.selectors import tournament_group
+
+
+@database_sync_to_async
+def _version(tournament_id: int) -> int | None:
+    return Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True).first()
+
+
+class TournamentConsumer(AsyncJsonWebsocketConsumer):
+    """Anyone may watch a tournament: nothing sent here is secret."""
+
+    async def connect(self):
+        self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
+        version = await _version(self.tournament_id)
+        if version is None:
+            await self.close(code=4404)
+            return
+        self.group = tournament_group(self.tournament_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_json({"type": "version", "version": version})
+
+    async def disconnect(self, code):
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def tournament_changed(self, event):
+        await self.send_json({"type": "version", "version": event["version"]})

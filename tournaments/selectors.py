@@ -1,0 +1,259 @@
+"""Reads of the tournaments app: listings, standings, rounds, and pairing inputs."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from ratings.models import Rating
+from tournaments import pairing as rules
+from tournaments import standings as tables
+from tournaments.models import Entry, Pairing, PairingPlayer, Tournament
+
+Format = Tournament.Format
+Status = Tournament.Status
+
+
+def tournament_group(tournament_id: int) -> str:
+    """The channel-layer group of a tournament's live page."""
+    return f"tournament-{tournament_id}"
+
+
+def rating_for(user, kind: str) -> float:
+    """The player's current rating for the game (the starting value if they have none)."""
+    rating = Rating.objects.filter(user=user, kind=kind).first()
+    return rating.value if rating else Rating._meta.get_field("value").default
+
+
+def tournaments_due() -> list[int]:
+    """Ids of tournaments the beat job should advance: due to start, or running."""
+    return list(
+        Tournament.objects.filter(
+            Q(status=Status.UPCOMING, starts_at__lte=timezone.now()) | Q(status=Status.RUNNING)
+        )
+        .order_by("starts_at", "pk")
+        .values_list("pk", flat=True)
+    )
+
+
+def tournament_for_game(game_id: int) -> int | None:
+    """The tournament a game was paired in, if any."""
+    return Pairing.objects.filter(game_id=game_id).values_list("tournament_id", flat=True).first()
+
+
+def tournaments_listing() -> dict[str, list[Tournament]]:
+    """Upcoming (soonest first), running, and recently finished or cancelled tournaments."""
+    base = Tournament.objects.select_related("created_by").annotate(
+        players=Count("entries", filter=Q(entries__withdrawn_at__isnull=True))
+    )
+    return {
+        "upcoming": list(base.filter(status=Status.UPCOMING).order_by("starts_at", "pk")),
+        "running": list(base.filter(status=Status.RUNNING).order_by("started_at", "pk")),
+        "finished": list(
+            base.filter(status__in=[Status.FINISHED, Status.CANCELLED]).order_by(
+                "-finished_at", "-pk"
+            )[:30]
+        ),
+    }
+
+
+def _seeded(entries: Iterable[Entry]) -> list[Entry]:
+    return sorted(entries, key=lambda e: (-(e.rating or 0.0), e.pk))
+
+
+def _seats(tournament: Tournament) -> list[PairingPlayer]:
+    return list(
+        PairingPlayer.objects.filter(pairing__tournament=tournament)
+        .select_related("pairing")
+        .order_by("pairing_id", "seat")
+    )
+
+
+def _by_pairing(seats: list[PairingPlayer]) -> dict[int, list[PairingPlayer]]:
+    grouped: dict[int, list[PairingPlayer]] = defaultdict(list)
+    for seat in seats:
+        grouped[seat.pairing_id].append(seat)
+    return grouped
+
+
+def competitors_for(tournament: Tournament, entries: Iterable[Entry]) -> list[rules.Competitor]:
+    """Pairing records (score, opponents met, first moves, byes) of the given entries."""
+    grouped = _by_pairing(_seats(tournament))
+    score: dict[int, float] = defaultdict(float)
+    met: dict[int, set[int]] = defaultdict(set)
+    firsts: dict[int, int] = defaultdict(int)
+    seconds: dict[int, int] = defaultdict(int)
+    byes: dict[int, int] = defaultdict(int)
+    for seats in grouped.values():
+        pairing = seats[0].pairing
+        for seat in seats:
+            score[seat.entry_id] += seat.points or 0.0
+            if pairing.is_bye:
+                byes[seat.entry_id] += 1
+                continue
+            met[seat.entry_id] |= {s.entry_id for s in seats if s is not seat}
+            if pairing.game_id is not None:
+                if seat.seat == 0:
+                    firsts[seat.entry_id] += 1
+                else:
+                    seconds[seat.entry_id] += 1
+    return [
+        rules.Competitor(
+            id=e.pk,
+            score=score[e.pk],
+            opponents=frozenset(met[e.pk]),
+            firsts=firsts[e.pk],
+            seconds=seconds[e.pk],
+            byes=byes[e.pk],
+            rating=e.rating or 0.0,
+        )
+        for e in entries
+    ]
+
+
+def arena_waiting(tournament: Tournament, entries: Iterable[Entry]) -> list[rules.ArenaWaiting]:
+    """Arena pairing records of the given (idle) entries: score, last opponent, first moves."""
+    competitors = {c.id: c for c in competitors_for(tournament, entries)}
+    last: dict[int, int] = {}
+    for seats in _by_pairing(_seats(tournament)).values():
+        for seat in seats:
+            others = [s.entry_id for s in seats if s is not seat]
+            if others:
+                last[seat.entry_id] = others[0]
+    return [
+        rules.ArenaWaiting(
+            id=c.id,
+            score=c.score,
+            rating=c.rating,
+            last_opponent=last.get(c.id),
+            firsts=c.firsts,
+            seconds=c.seconds,
+        )
+        for c in competitors.values()
+    ]
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    """A line of the standings as the page shows it."""
+
+    rank: int
+    entry: Entry
+    score: float
+    tiebreaks: tuple[float, ...]
+    games: int
+
+
+def tiebreak_names(tournament: Tournament) -> tuple[str, ...]:
+    """The tie-break columns of the tournament's format, in the order they apply."""
+    if tournament.format == Format.SWISS_TABLES:
+        return ("Table-mates' points",)
+    if tournament.is_arena:
+        return ("Performance",)
+    return ("Buchholz", "Sonneborn-Berger")
+
+
+def tournament_standings(tournament: Tournament) -> list[StandingRow]:
+    """The standings as they stand: every entrant, withdrawn ones included, by rank."""
+    entries = {e.pk: e for e in tournament.entries.select_related("user")}
+    order = [e.pk for e in _seeded(entries.values())]
+    grouped = _by_pairing(_seats(tournament))
+    results: list[tables.TableResult] = []
+    bye_points: dict[int, float] = defaultdict(float)
+    arena_games: list[tables.ArenaGame] = []
+    for seats in grouped.values():
+        pairing = seats[0].pairing
+        if pairing.scored_at is None:
+            continue
+        if pairing.game_id is None:
+            for seat in seats:
+                bye_points[seat.entry_id] += seat.points or 0.0
+            continue
+        results.append(tables.TableResult(points={s.entry_id: s.points or 0.0 for s in seats}))
+        for seat in seats:
+            for other in seats:
+                if other is not seat:
+                    arena_games.append(
+                        tables.ArenaGame(
+                            player=seat.entry_id,
+                            opponent=other.entry_id,
+                            points=int(seat.points or 0),
+                            outcome=tables.game_outcome(seat.place, [other.place]),
+                        )
+                    )
+    if tournament.format == Format.SWISS_TABLES:
+        rows = tables.tables_standings(order, results, bye_points)
+    elif tournament.is_arena:
+        ratings = {pk: e.rating or 0.0 for pk, e in entries.items()}
+        rows = tables.arena_standings(order, arena_games, ratings)
+    else:
+        rows = tables.swiss_standings(order, results, bye_points)
+    return [
+        StandingRow(
+            rank=row.rank,
+            entry=entries[row.player],
+            score=row.score,
+            tiebreaks=row.tiebreaks,
+            games=row.games,
+        )
+        for row in rows
+    ]
+
+
+def standings_order(tournament: Tournament) -> list[int]:
+    """Entry ids from first to last in the current standings."""
+    return [row.entry.pk for row in tournament_standings(tournament)]
+
+
+def tournament_rounds(tournament: Tournament) -> list[dict]:
+    """Rounds (or, for an arena, one list of games) with their pairings, seats in order."""
+    pairings = (
+        tournament.pairings.select_related("round", "game")
+        .prefetch_related("players__entry__user")
+        .order_by("round__number", "board", "pk")
+    )
+    rounds: dict[int | None, list[Pairing]] = defaultdict(list)
+    for pairing in pairings:
+        rounds[pairing.round.number if pairing.round else None].append(pairing)
+    return [{"number": number, "pairings": items} for number, items in rounds.items()]
+
+
+def tournament_entry_for(tournament: Tournament, user) -> Entry | None:
+    """The user's entry, if they are in the tournament (withdrawn or not)."""
+    if user is None or not user.is_authenticated:
+        return None
+    return tournament.entries.filter(user=user).first()
+
+
+def bots_available(tournament: Tournament) -> list:
+    """Bots not yet entered, for the creator's "enter a bot" list."""
+    from accounts.models import User
+
+    return list(
+        User.objects.filter(is_bot=True)
+        .exclude(tournament_entries__tournament=tournament)
+        .order_by("username")
+    )
+
+
+def tournaments_of(user, limit: int = 20) -> list[dict]:
+    """A player's tournaments, latest first, with their rank where the event has begun."""
+    entries = (
+        Entry.objects.filter(user=user)
+        .select_related("tournament")
+        .order_by("-tournament__starts_at", "-pk")[:limit]
+    )
+    listed = []
+    for entry in entries:
+        tournament = entry.tournament
+        rank = None
+        if tournament.status in (Status.RUNNING, Status.FINISHED):
+            rank = next(
+                (r.rank for r in tournament_standings(tournament) if r.entry.pk == entry.pk), None
+            )
+        listed.append({"tournament": tournament, "rank": rank, "entry": entry})
+    return listed

@@ -1,0 +1,495 @@
+"""Writes of the tournaments app: create, join, withdraw, start, pair, score, finish.
+
+Every change to a running event goes through ``tournament_advance``, which locks the
+tournament row first: a beat tick, a finished game and a restarted worker can all
+call it at once and the round is still paired once (``Round`` numbers are unique
+per tournament as a second guard). All state is in the database.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from itertools import pairwise
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Game, GameKind
+from tournaments import pairing as rules
+from tournaments.models import Entry, Pairing, PairingPlayer, Round, Tournament
+from tournaments.selectors import (
+    arena_waiting,
+    competitors_for,
+    rating_for,
+    standings_order,
+    tournament_group,
+)
+from tournaments.standings import game_outcome
+
+log = logging.getLogger(__name__)
+
+Format = Tournament.Format
+
+#: Limits that keep an event playable; anything outside is refused at creation.
+MAX_ROUNDS = 30
+MAX_PLAYERS = 500
+ROUND_ROBIN_MAX_PLAYERS = 10
+CLOCK_SECONDS = (15, 3 * 60 * 60)
+MAX_INCREMENT = 60
+ARENA_MINUTES = (1, 12 * 60)
+MAX_DAYS_AHEAD = 90
+#: 2-player formats score a game 1 / 0 (a draw or shared win splits it).
+TWO_PLAYER_POINTS = (1, 0)
+BYE_POINTS = 1.0
+
+
+def _points_table(value, size: int) -> list[float]:
+    """A validated points-per-place list for tables of ``size``."""
+    if not isinstance(value, list | tuple) or len(value) != size:
+        raise ValueError(f"give {size} numbers, one per place, for tables of {size}")
+    try:
+        points = [float(p) for p in value]
+    except (TypeError, ValueError):
+        raise ValueError("points per place must be numbers") from None
+    if any(p < 0 or p > 100 for p in points):
+        raise ValueError("points per place must be between 0 and 100")
+    if any(a < b for a, b in pairwise(points)):
+        raise ValueError("a better place cannot score fewer points than a worse one")
+    return points
+
+
+def _validate(fields: dict) -> dict:
+    """The cleaned fields of a new tournament, or ``ValidationError`` naming each bad one."""
+    errors: dict[str, str] = {}
+    fmt, kind, size = fields["format"], fields["kind"], fields["table_size"]
+    if not (fields["name"] or "").strip():
+        errors["name"] = "Give the tournament a name."
+    elif len(fields["name"].strip()) > 80:
+        errors["name"] = "Keep the name to 80 characters."
+    if kind not in GameKind.values:
+        errors["kind"] = f"Unknown game {kind!r}."
+    if fmt not in Format.values:
+        errors["format"] = f"Unknown format {fmt!r}."
+    elif fmt == Format.SWISS_TABLES:
+        if kind != GameKind.TOPIARY:
+            errors["format"] = "Swiss tables are for Topiary (3 or 4 players a table)."
+        elif size not in (3, 4):
+            errors["table_size"] = "Swiss tables seat 3 or 4 players."
+    elif size != 2:
+        errors["table_size"] = f"{Format(fmt).label} games have 2 players."
+
+    rounds, minutes = fields["rounds"], fields["duration_minutes"]
+    if fmt in (Format.SWISS, Format.SWISS_TABLES):
+        if rounds is None or not 1 <= rounds <= MAX_ROUNDS:
+            errors["rounds"] = f"Choose between 1 and {MAX_ROUNDS} rounds."
+    elif rounds is not None:
+        errors["rounds"] = (
+            "A round robin plays everyone once: its rounds follow from the players."
+            if fmt == Format.ROUND_ROBIN
+            else "An arena runs for a duration, not a number of rounds."
+        )
+    if fmt == Format.ARENA:
+        low, high = ARENA_MINUTES
+        if minutes is None or not low <= minutes <= high:
+            errors["duration_minutes"] = f"An arena lasts {low} to {high} minutes."
+    elif minutes is not None:
+        errors["duration_minutes"] = "Only an arena has a duration."
+
+    low, high = CLOCK_SECONDS
+    if fields["clock_initial"] is None or not low <= fields["clock_initial"] <= high:
+        errors["clock_initial"] = (
+            f"The clock starts between {low} seconds and {high // 3600} hours."
+        )
+    if fields["clock_increment"] is None or not 0 <= fields["clock_increment"] <= MAX_INCREMENT:
+        errors["clock_increment"] = f"The increment is 0 to {MAX_INCREMENT} seconds."
+
+    most = ROUND_ROBIN_MAX_PLAYERS if fmt == Format.ROUND_ROBIN else MAX_PLAYERS
+    fewest = size if fmt == Format.SWISS_TABLES else 2
+    if fields["max_players"] is None or not fewest <= fields["max_players"] <= most:
+        errors["max_players"] = f"Allow between {fewest} and {most} players."
+
+    starts_at, now = fields["starts_at"], timezone.now()
+    if starts_at is None or timezone.is_naive(starts_at):
+        errors["starts_at"] = "Give a start time with its time zone."
+    elif starts_at < now:
+        errors["starts_at"] = "The start time has passed."
+    elif starts_at > now + timedelta(days=MAX_DAYS_AHEAD):
+        errors["starts_at"] = f"Start within {MAX_DAYS_AHEAD} days."
+
+    place_points = {}
+    if fmt == Format.SWISS_TABLES and "table_size" not in errors:
+        given = fields["place_points"] or {}
+        for table in (size, size - 1):
+            try:
+                place_points[str(table)] = _points_table(
+                    given.get(str(table), rules.DEFAULT_PLACE_POINTS[table]), table
+                )
+            except ValueError as error:
+                errors["place_points"] = str(error)
+    elif fields["place_points"]:
+        errors["place_points"] = "Points per place are for Swiss tables only."
+    if errors:
+        raise ValidationError(errors)
+    return {**fields, "name": fields["name"].strip(), "place_points": place_points}
+
+
+def tournament_create(
+    *,
+    created_by,
+    name: str,
+    kind: str,
+    format: str,
+    starts_at,
+    max_players: int,
+    clock_initial: int,
+    clock_increment: int = 0,
+    rated: bool = True,
+    rounds: int | None = None,
+    duration_minutes: int | None = None,
+    table_size: int = 2,
+    place_points: dict | None = None,
+) -> Tournament:
+    """Create an upcoming tournament; ``ValidationError`` (nothing created) for bad settings."""
+    if created_by is None or not created_by.is_authenticated:
+        raise ValidationError("Sign in to create a tournament.")
+    cleaned = _validate(
+        {
+            "name": name,
+            "kind": kind,
+            "format": format,
+            "table_size": table_size,
+            "rounds": rounds,
+            "duration_minutes": duration_minutes,
+            "clock_initial": clock_initial,
+            "clock_increment": clock_increment,
+            "max_players": max_players,
+            "starts_at": starts_at,
+            "place_points": place_points,
+        }
+    )
+    return Tournament.objects.create(created_by=created_by, rated=rated, **cleaned)
+
+
+def _locked(tournament_id: int) -> Tournament:
+    try:
+        return Tournament.objects.select_for_update().get(pk=tournament_id)
+    except Tournament.DoesNotExist:
+        raise ValidationError("No such tournament.") from None
+
+
+def _changed(tournament: Tournament) -> None:
+    """Bump the version and tell watchers once the change is committed."""
+    tournament.version += 1
+    tournament.save(update_fields=["version", "status", "started_at", "finished_at", "note"])
+    group, version = tournament_group(tournament.pk), tournament.version
+
+    def announce():
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        try:
+            async_to_sync(layer.group_send)(
+                group, {"type": "tournament.changed", "version": version}
+            )
+        except Exception:
+            # Live pages are a convenience: they resync over HTTP, the event goes on.
+            log.exception("could not announce tournament %s version %s", group, version)
+
+    transaction.on_commit(announce)
+
+
+def _enter(tournament: Tournament, user) -> Entry:
+    if tournament.status != Tournament.Status.UPCOMING:
+        raise ValidationError(
+            "This tournament has already started."
+            if tournament.status == Tournament.Status.RUNNING
+            else "This tournament is over."
+        )
+    if tournament.entries.filter(user=user).exists():
+        raise ValidationError(f"{user} is already entered.")
+    if tournament.entries.count() >= tournament.max_players:
+        raise ValidationError("This tournament is full.")
+    entry = Entry.objects.create(tournament=tournament, user=user)
+    _changed(tournament)
+    return entry
+
+
+@transaction.atomic
+def tournament_join(*, tournament_id: int, user) -> Entry:
+    """Enter a signed-in player before the start; refused if full, started, over or entered."""
+    if user is None or not user.is_authenticated:
+        raise ValidationError("Sign in to join a tournament.")
+    return _enter(_locked(tournament_id), user)
+
+
+@transaction.atomic
+def tournament_enter_bot(*, tournament_id: int, by, bot) -> Entry:
+    """The creator enters a bot before the start (same limits as joining)."""
+    tournament = _locked(tournament_id)
+    if by is None or tournament.created_by_id != by.pk:
+        raise ValidationError("Only the tournament's creator can enter bots.")
+    if not bot.is_bot:
+        raise ValidationError(f"{bot} is not a bot; players join for themselves.")
+    return _enter(tournament, bot)
+
+
+@transaction.atomic
+def tournament_withdraw(*, tournament_id: int, user) -> None:
+    """Leave a tournament: before the start the entry goes; during it, no further pairings."""
+    tournament = _locked(tournament_id)
+    entry = tournament.entries.filter(user=user).first()
+    if entry is None or entry.withdrawn_at is not None:
+        raise ValidationError("You are not in this tournament.")
+    if tournament.status == Tournament.Status.UPCOMING:
+        entry.delete()
+    elif tournament.status == Tournament.Status.RUNNING:
+        entry.withdrawn_at = timezone.now()
+        entry.save(update_fields=["withdrawn_at"])
+    else:
+        raise ValidationError("This tournament is over.")
+    _changed(tournament)
+
+
+def _active_entries(tournament: Tournament) -> list[Entry]:
+    return list(tournament.entries.filter(withdrawn_at__isnull=True).select_related("user"))
+
+
+def _min_players(tournament: Tournament) -> int:
+    return tournament.table_size if tournament.format == Format.SWISS_TABLES else 2
+
+
+def _create_game(tournament: Tournament, pairing: Pairing, entries: list[Entry]) -> None:
+    from games.services import game_create
+
+    options = {"players": len(entries)} if tournament.kind == GameKind.TOPIARY else {}
+    pairing.game = game_create(
+        kind=tournament.kind,
+        players=[entry.user for entry in entries],
+        options=options,
+        rated=tournament.rated,
+        clock_initial=tournament.clock_initial,
+        clock_increment=tournament.clock_increment,
+        correspondence_days=None,
+        first_player=0,
+        created_by=tournament.created_by,
+    )
+    pairing.save(update_fields=["game"])
+
+
+def _add_pairing(
+    tournament: Tournament, round_: Round | None, board: int, entries: list[Entry]
+) -> Pairing:
+    pairing = Pairing.objects.create(
+        tournament=tournament, round=round_, board=board, is_bye=len(entries) == 1
+    )
+    PairingPlayer.objects.bulk_create(
+        [PairingPlayer(pairing=pairing, entry=e, seat=i) for i, e in enumerate(entries)]
+    )
+    return pairing
+
+
+def _bye_points(tournament: Tournament) -> float:
+    """A bye scores a win in 2-player formats and second place at tables."""
+    if tournament.format == Format.SWISS_TABLES:
+        return float(tournament.place_points[str(tournament.table_size)][1])
+    return BYE_POINTS
+
+
+def _score_without_game(pairing: Pairing, points: dict[int, float], forfeit: bool) -> None:
+    for player in pairing.players.all():
+        player.points = points[player.entry_id]
+        player.place = 1 if points[player.entry_id] else None
+        player.forfeit = forfeit and bool(points[player.entry_id])
+        player.save(update_fields=["points", "place", "forfeit"])
+    pairing.scored_at = timezone.now()
+    pairing.save(update_fields=["scored_at"])
+
+
+def _begin_round(tournament: Tournament, round_: Round) -> None:
+    """Start a round whose pairings are stored: byes and forfeits are scored, games created."""
+    round_.started_at = timezone.now()
+    round_.save(update_fields=["started_at"])
+    for pairing in round_.pairings.prefetch_related("players__entry__user"):
+        seated = [p.entry for p in pairing.players.all()]
+        if pairing.is_bye:
+            points = _bye_points(tournament) if tournament.format != Format.ROUND_ROBIN else 0.0
+            _score_without_game(pairing, {seated[0].pk: points}, forfeit=False)
+            continue
+        present = [e for e in seated if e.withdrawn_at is None]
+        if len(present) < len(seated):
+            # A round robin pairing with someone who withdrew: the one still here wins.
+            points = {e.pk: (BYE_POINTS if e in present else 0.0) for e in seated}
+            _score_without_game(pairing, points, forfeit=True)
+            continue
+        _create_game(tournament, pairing, seated)
+
+
+def _pair_next_round(tournament: Tournament, number: int) -> Round:
+    """Pair and begin Swiss (or Swiss tables) round ``number`` from the standings so far."""
+    entries = {e.pk: e for e in _active_entries(tournament)}
+    competitors = competitors_for(tournament, entries.values())
+    if tournament.format == Format.SWISS_TABLES:
+        plan = rules.swiss_tables(competitors, tournament.table_size)
+    else:
+        plan = rules.swiss_pair(competitors)
+    round_ = Round.objects.create(tournament=tournament, number=number)
+    for board, table in enumerate(plan.tables, start=1):
+        _add_pairing(tournament, round_, board, [entries[pk] for pk in table])
+    for board, pk in enumerate(plan.byes, start=len(plan.tables) + 1):
+        _add_pairing(tournament, round_, board, [entries[pk]])
+    _begin_round(tournament, round_)
+    return round_
+
+
+def _start(tournament: Tournament) -> None:
+    entries = _active_entries(tournament)
+    now = timezone.now()
+    if len(entries) < _min_players(tournament):
+        tournament.status = Tournament.Status.CANCELLED
+        tournament.note = f"Not enough players: {len(entries)} entered."
+        tournament.finished_at = now
+        return
+    for entry in entries:
+        entry.rating = rating_for(entry.user, tournament.kind)
+        entry.save(update_fields=["rating"])
+    tournament.status = Tournament.Status.RUNNING
+    tournament.started_at = now
+    if tournament.format == Format.ROUND_ROBIN:
+        # Seeded by rating so the fixed schedule does not depend on who joined first.
+        seeded = sorted(entries, key=lambda e: (-e.rating, e.pk))
+        schedule = rules.round_robin_schedule([e.pk for e in seeded])
+        by_id = {e.pk: e for e in entries}
+        tournament.rounds = len(schedule)
+        tournament.save(update_fields=["rounds"])
+        for number, plan in enumerate(schedule, start=1):
+            round_ = Round.objects.create(tournament=tournament, number=number)
+            for board, table in enumerate([*plan.tables, *((b,) for b in plan.byes)], start=1):
+                _add_pairing(tournament, round_, board, [by_id[pk] for pk in table])
+        _begin_round(tournament, tournament.round_set.get(number=1))
+    elif tournament.is_arena:
+        _arena_pair(tournament)
+    else:
+        _pair_next_round(tournament, 1)
+
+
+def _score_game(tournament: Tournament, pairing: Pairing) -> bool:
+    """Store the points of a pairing whose game has ended; False while it is still on."""
+    game = pairing.game
+    seats = {seat.index: seat for seat in game.seats.all()}
+    if game.status == Game.Status.FINISHED:
+        if any(seat.rank is None for seat in seats.values()):
+            return False  # ended, not yet scored: the game_finished signal will follow
+        places = [seats[p.seat].rank for p in pairing.players.all()]
+    elif game.status == Game.Status.ABORTED:
+        places = [None] * pairing.players.count()
+    else:
+        return False
+    players = list(pairing.players.all())
+    if tournament.format == Format.SWISS_TABLES:
+        table = tournament.place_points[str(len(players))]
+    else:
+        table = TWO_PLAYER_POINTS
+    # An aborted game scores nothing for anyone.
+    points = [0.0] * len(players) if None in places else rules.place_points(places, table)
+    for index, (player, earned) in enumerate(zip(players, points, strict=True)):
+        player.place = places[index]
+        player.points = earned
+        if tournament.is_arena:
+            others = places[:index] + places[index + 1 :]
+            outcome = game_outcome(places[index], others)
+            player.points, player.on_fire = _arena_points(player, outcome)
+    PairingPlayer.objects.bulk_update(players, ["place", "points", "on_fire"])
+    pairing.scored_at = timezone.now()
+    pairing.save(update_fields=["scored_at"])
+    return True
+
+
+def _arena_points(player: PairingPlayer, outcome: float) -> tuple[int, bool]:
+    """This game's arena points, given the player's earlier arena games (their streak)."""
+    earlier = (
+        PairingPlayer.objects.filter(entry=player.entry, pairing__scored_at__isnull=False)
+        .exclude(pairing=player.pairing)
+        .order_by("pairing_id")
+    )
+    words = {1.0: "win", 0.5: "draw", 0.0: "loss"}
+    history = [
+        words[game_outcome(p.place, [q.place for q in p.pairing.players.all() if q.pk != p.pk])]
+        for p in earlier.prefetch_related("pairing__players")
+    ]
+    return rules.arena_points([*history, words[outcome]])[-1]
+
+
+def _arena_pair(tournament: Tournament) -> int:
+    """Pair every arena player who is not at a board; returns how many games began."""
+    busy = set(
+        PairingPlayer.objects.filter(
+            pairing__tournament=tournament, pairing__scored_at__isnull=True
+        ).values_list("entry_id", flat=True)
+    )
+    entries = {e.pk: e for e in _active_entries(tournament)}
+    waiting = arena_waiting(tournament, [e for pk, e in entries.items() if pk not in busy])
+    pairs = rules.arena_pair(waiting, standings_order(tournament))
+    board = tournament.pairings.count()
+    for board_offset, pair in enumerate(pairs, start=1):
+        seated = [entries[pk] for pk in pair]
+        pairing = _add_pairing(tournament, None, board + board_offset, seated)
+        _create_game(tournament, pairing, seated)
+    return len(pairs)
+
+
+def _finish(tournament: Tournament) -> None:
+    tournament.status = Tournament.Status.FINISHED
+    tournament.finished_at = timezone.now()
+
+
+def _advance_rounds(tournament: Tournament) -> bool:
+    current = tournament.round_set.filter(started_at__isnull=False).order_by("-number").first()
+    if current is None or current.pairings.filter(scored_at__isnull=True).exists():
+        return False
+    current.finished_at = current.finished_at or timezone.now()
+    current.save(update_fields=["finished_at"])
+    last = current.number >= (tournament.rounds or 0)
+    if last or len(_active_entries(tournament)) < _min_players(tournament):
+        _finish(tournament)
+    elif tournament.format == Format.ROUND_ROBIN:
+        _begin_round(tournament, tournament.round_set.get(number=current.number + 1))
+    else:
+        _pair_next_round(tournament, current.number + 1)
+    return True
+
+
+@transaction.atomic
+def tournament_advance(*, tournament_id: int) -> Tournament:
+    """Bring a tournament up to date: start it when due, score ended games, pair what is next.
+
+    Safe to run any number of times, from any process, at once: the tournament row
+    is locked, and every step looks at the stored state before acting.
+    """
+    tournament = _locked(tournament_id)
+    now = timezone.now()
+    changed = False
+    if tournament.status == Tournament.Status.UPCOMING and tournament.starts_at <= now:
+        _start(tournament)
+        changed = True
+    if tournament.status != Tournament.Status.RUNNING:
+        if changed:
+            _changed(tournament)
+        return tournament
+    pending = tournament.pairings.filter(scored_at__isnull=True, game__isnull=False)
+    for pairing in pending.select_related("game").prefetch_related("players__entry"):
+        changed |= _score_game(tournament, pairing)
+    if tournament.is_arena:
+        if now < tournament.ends_at:
+            changed |= bool(_arena_pair(tournament))
+        elif not tournament.pairings.filter(scored_at__isnull=True).exists():
+            _finish(tournament)
+            changed = True
+    else:
+        changed |= _advance_rounds(tournament)
+    if changed:
+        _changed(tournament)
+    return tournament
