@@ -93,6 +93,7 @@ def game_payload(game: Game, seats: list[Seat], viewer: int | None, kind: str = 
         own_turn = playing and viewer is not None and not seats[viewer].forfeit
         legal_moves = view.legal_moves() if own_turn else []
     finished = game.status == Game.Status.FINISHED and game.result is not None
+    playing_seat = viewer if viewer is not None and not seats[viewer].forfeit else None
     frame = {
         "type": kind,
         "game": game.pk,
@@ -107,7 +108,10 @@ def game_payload(game: Game, seats: list[Seat], viewer: int | None, kind: str = 
         "position": position,
         "legal_moves": legal_moves,
         "score": score,
-        "moves": [entry["move"] for entry in game.moves],
+        "moves": [{"seat": entry["seat"], "move": entry["move"]} for entry in game.moves],
+        "can_abort": playing_seat is not None
+        and game.status == Game.Status.ACTIVE
+        and all(entry["seat"] != playing_seat for entry in game.moves),
         "clocks": _clocks(game, seats, to_move, now),
         "deadline": _epoch_ms(game.deadline),
         "termination": game.termination or None,

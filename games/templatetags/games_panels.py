@@ -2,13 +2,22 @@
 
 from django import template
 
+from games import selectors
+from games.models import Game
+
 register = template.Library()
 
 
 @register.inclusion_tag("games/_home_panel.html", takes_context=True)
 def games_home_panel(context):
-    """This app's part of the home page."""
-    return {"request": context.get("request"), "user": context.get("user")}
+    """The lobby teaser on the home page: a few open tables and how many games are on."""
+    user = context.get("user")
+    return {
+        "request": context.get("request"),
+        "user": user,
+        "tables": selectors.tables_open(user)[:5],
+        "live_count": Game.objects.filter(status=Game.Status.ACTIVE).count(),
+    }
 
 
 @register.inclusion_tag("games/_profile_panel.html", takes_context=True)

@@ -1,0 +1,633 @@
+// The game page: draws the board from the viewer's frame and plays over /ws/game/<id>/.
+// Protocol: docs/PROTOCOL.md. Every frame carries the ply; a gap resyncs over HTTP.
+
+const root = document.getElementById("game");
+const gameId = root.dataset.game;
+const kind = root.dataset.kind;
+const svg = document.getElementById("board");
+const csrf = document.querySelector("input[name=csrfmiddlewaretoken]")?.value ?? "";
+const $ = (id) => document.getElementById(id);
+
+let frame = JSON.parse($("frame").textContent);
+let receivedAt = performance.now();
+let socket = null;
+let pending = false;
+let flagSent = -1;
+// What the player has picked so far this turn (Topiary: position, cell, move; WG: cell, move).
+let pick = {};
+const awayFrom = {};
+
+const SVG = "http://www.w3.org/2000/svg";
+function el(name, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value !== null && value !== undefined) node.setAttribute(key, value);
+  }
+  node.append(...children);
+  return node;
+}
+function titled(node, text) {
+  node.prepend(el("title", {}, text));
+  return node;
+}
+function activate(node, label, action) {
+  node.setAttribute("role", "button");
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("aria-label", label);
+  node.addEventListener("click", action);
+  node.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      action();
+    }
+  });
+  return node;
+}
+
+// ------------------------------------------------------------------ Topiary
+
+const TYPES = {
+  E: ["Elephant", "#E69F00", "#000"],
+  H: ["Polyhedron", "#56B4E9", "#000"],
+  N: ["Swan", "#009E73", "#fff"],
+  O: ["Pom Pom", "#F0E442", "#000"],
+  P: ["Pyramid", "#0072B2", "#fff"],
+  R: ["T-Rex", "#D55E00", "#fff"],
+  S: ["Spiral", "#CC79A7", "#000"],
+  W: ["Whale", "#000000", "#fff"],
+};
+const GLYPHS = {
+  E: "M3 15V9a7 6 0 0 1 14 0v3q0 5 -3 6M7 15v3M12 15v3",
+  H: "M10 2L17 6V14L10 18L3 14V6ZM10 10V18M10 10L17 6M10 10L3 6",
+  N: "M4 16Q10 19 16 15Q15 11 9 12Q13 8 9 3Q7 2 6 4",
+  O: "M10 3.5a2.5 2.5 0 1 0 0.01 0M10 8.5a3 3 0 1 0 0.01 0M10 14a3.5 3.5 0 1 0 0.01 0",
+  P: "M10 3L18 17H2Z",
+  R: "M2 7L5 13L8 7L11 13L14 7L17 13",
+  S: "M10 10a1.5 1.5 0 0 1 3 0a3 3 0 0 1 -6 0a4.5 4.5 0 0 1 9 0a6 6 0 0 1 -12 0",
+  W: "M2 12Q6 5 13 9Q15 10 16 8L18 5V12Q14 16 8 16Q3 16 2 12Z",
+};
+const SEAT_COLOURS = ["#c0392b", "#1f5fbf", "#8e44ad", "#d4a017"];
+const FILES = "abcde";
+const DIRS = { N: [0, 1], NE: [1, 1], E: [1, 0], SE: [1, -1], S: [0, -1], SW: [-1, -1], W: [-1, 0], NW: [-1, 1] };
+const T = 60, G = 8, M = 64, STEP = T + G;
+
+function cellOrigin(cell) {
+  const f = FILES.indexOf(cell[0]);
+  const r = Number(cell[1]);
+  return [M + f * STEP, M + (5 - r) * STEP];
+}
+function gardenAt(position, cell) {
+  const f = FILES.indexOf(cell[0]);
+  const r = Number(cell[1]);
+  return position.garden[5 - r][f];
+}
+function lineOf(pos) {
+  const [entry, dir] = pos.split(":");
+  const [df, dr] = DIRS[dir];
+  let f = FILES.indexOf(entry[0]);
+  let r = Number(entry[1]);
+  const cells = [];
+  while (f >= 0 && f < 5 && r >= 1 && r <= 5) {
+    cells.push(FILES[f] + r);
+    f += df;
+    r += dr;
+  }
+  return cells;
+}
+function pawnSpot(pos) {
+  const [entry, dir] = pos.split(":");
+  const [df, dr] = DIRS[dir];
+  const [x, y] = cellOrigin(entry);
+  const away = df && dr ? 51 : 37;
+  return [x + T / 2 - df * away, y + T / 2 + dr * away, df, -dr];
+}
+function isFaceUp(code) {
+  return code !== "?" && code[0] === code[0].toUpperCase();
+}
+function seenBy(position, pos) {
+  // What the visitor at ``pos`` sees: face-down tiles never count nor block (TOPIARY.md).
+  let best = 0, sum = 0;
+  const counts = {};
+  const seen = [];
+  for (const cell of lineOf(pos)) {
+    const code = gardenAt(position, cell);
+    if (!isFaceUp(code)) continue;
+    const value = Number(code[1]);
+    if (value > best) {
+      best = value;
+      sum += value;
+      counts[code[0]] = (counts[code[0]] || 0) + 1;
+      seen.push(cell);
+    }
+  }
+  const bonus = Object.values(counts).filter((k) => k >= 2).reduce((a, b) => a + b, 0);
+  return { points: sum + bonus, cells: seen };
+}
+
+function tileFace(code, x, y, size = T) {
+  const [name, fill, ink] = TYPES[code[0]];
+  const scale = size / T;
+  const group = el("g", { class: "tile-art" });
+  group.append(
+    el("rect", { class: "tile-face", x, y, width: size, height: size, rx: 6 * scale, fill }),
+    el("text", { class: "value", x: x + size / 2, y: y + size * 0.62, "text-anchor": "middle", fill: ink,
+      "font-size": 26 * scale }, code[1]),
+    el("path", { class: "glyph", d: GLYPHS[code[0]], stroke: ink,
+      transform: `translate(${x + size - 23 * scale} ${y + 3 * scale}) scale(${scale})` }),
+  );
+  return titled(group, `${name} ${code[1]}`);
+}
+function tileBack(x, y, size = T) {
+  return titled(el("rect", { class: "tile-back", x, y, width: size, height: size, rx: 6, fill: "url(#hedge)" }),
+    "Face-down tile");
+}
+
+function topiaryMoves() {
+  // Legal moves split into position, taken cell and planted tile.
+  return frame.legal_moves.map((move) => {
+    const [pos, take] = move.split(" ");
+    const [cell, plant] = take ? take.split("=") : [null, null];
+    return { move, pos, cell, plant };
+  });
+}
+
+function drawTopiary() {
+  const position = frame.position;
+  const size = 2 * M + 5 * T + 4 * G;
+  svg.setAttribute("viewBox", `0 0 ${size} ${size}`);
+  const defs = el("defs", {},
+    el("pattern", { id: "hedge", width: 10, height: 10, patternUnits: "userSpaceOnUse" },
+      el("rect", { width: 10, height: 10, fill: "#3d7a45" }),
+      el("circle", { cx: 3, cy: 3, r: 1.6, fill: "#4f9458" }),
+      el("circle", { cx: 8, cy: 8, r: 1.2, fill: "#336b3b" })),
+    el("marker", { id: "tip", viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 4, markerHeight: 4,
+      orient: "auto-start-reverse" }, el("path", { d: "M0 0L10 5L0 10Z", fill: "context-stroke" })));
+  const layer = el("g");
+  svg.replaceChildren(defs, layer);
+  const moves = myTurn() && position.phase === "play" ? topiaryMoves() : [];
+  const line = pick.pos ? lineOf(pick.pos) : [];
+  const seen = pick.pos ? seenBy(position, pick.pos).cells : [];
+  const takeable = new Set(moves.filter((m) => m.pos === pick.pos && m.cell).map((m) => m.cell));
+
+  for (let r = 5; r >= 1; r--) {
+    for (const f of FILES) {
+      const cell = f + r;
+      const [x, y] = cellOrigin(cell);
+      const code = gardenAt(position, cell);
+      const classes = ["tile"];
+      if (line.includes(cell)) classes.push("in-line");
+      if (seen.includes(cell)) classes.push("sees");
+      const group = el("g", { class: classes.join(" "), "data-cell": cell });
+      group.append(isFaceUp(code) ? tileFace(code, x, y) : tileBack(x, y));
+      group.append(el("rect", { class: "sight-ring focus-ring", x: x - 3, y: y - 3, width: T + 6, height: T + 6,
+        rx: 8, fill: "none" }));
+      if (pick.cell === cell) group.classList.add("chosen");
+      if (!pick.cell && takeable.has(cell)) {
+        group.classList.add("takeable");
+        activate(group, `Take the face-down tile at ${cell}`, () => choose({ cell }));
+      }
+      layer.append(group);
+    }
+  }
+  for (const [pos, seat] of Object.entries(position.visitors)) {
+    const [cx, cy, dx, dy] = pawnSpot(pos);
+    const colour = SEAT_COLOURS[seat];
+    const group = el("g", { class: "visitor", "data-position": pos, "data-seat": seat });
+    const points = seenBy(position, pos).points;
+    group.append(
+      el("line", { class: "arrow", x1: cx + dx * 9, y1: cy + dy * 9, x2: cx + dx * 22, y2: cy + dy * 22,
+        stroke: colour, "marker-end": "url(#tip)" }),
+      el("circle", { class: "pawn", cx, cy, r: 11, fill: colour }),
+      el("circle", { class: "pawn-outline", cx, cy, r: 12.5 }),
+      el("text", { x: cx, y: cy + 4, "text-anchor": "middle" }, String(seat + 1)),
+      el("text", { class: "seen", x: cx - dx * 16 + (dy ? 14 : 0), y: cy - dy * 16 + (dx ? -12 : 4),
+        "text-anchor": "middle" }, String(points)),
+    );
+    titled(group, `${seatName(seat)}'s visitor at ${pos}: sees ${points} now`);
+    group.setAttribute("tabindex", "0");
+    group.addEventListener("mouseenter", () => highlight(pos));
+    group.addEventListener("focus", () => highlight(pos));
+    group.addEventListener("mouseleave", () => highlight(pick.pos));
+    group.addEventListener("blur", () => highlight(pick.pos));
+    layer.append(group);
+  }
+  const positions = [...new Set(moves.map((m) => m.pos))];
+  if (!pick.cell && !pick.move) {
+    for (const pos of positions) {
+      const [cx, cy, dx, dy] = pawnSpot(pos);
+      const target = el("g", { class: `target${pick.pos === pos ? " chosen" : ""}`, "data-position": pos },
+        el("line", { class: "arrow", x1: cx + dx * 6, y1: cy + dy * 6, x2: cx + dx * 14, y2: cy + dy * 14 }),
+        el("circle", { class: "focus-ring", cx, cy, r: 8 }));
+      activate(target, `Place a visitor at ${pos}`, () => choose({ pos }));
+      target.addEventListener("mouseenter", () => highlight(pos));
+      target.addEventListener("mouseleave", () => highlight(pick.pos));
+      layer.append(target);
+    }
+  }
+}
+
+function highlight(pos) {
+  const line = pos ? lineOf(pos) : [];
+  const seen = pos ? seenBy(frame.position, pos).cells : [];
+  for (const tile of svg.querySelectorAll(".tile")) {
+    tile.classList.toggle("in-line", line.includes(tile.dataset.cell));
+    tile.classList.toggle("sees", seen.includes(tile.dataset.cell));
+  }
+}
+
+function topiaryChooser() {
+  const position = frame.position;
+  const options = [];
+  if (position.phase === "draft") {
+    return { prompt: "Keep three tiles", options: frame.legal_moves.map((move) => [move, { move }]) };
+  }
+  const moves = topiaryMoves();
+  if (!pick.pos) return { prompt: "Choose where your visitor stands", options };
+  if (!pick.cell && !pick.move) {
+    if (moves.some((m) => m.pos === pick.pos && !m.cell)) {
+      options.push(["Place only (take nothing)", { move: pick.pos }]);
+    }
+    const canTake = moves.some((m) => m.pos === pick.pos && m.cell);
+    return { prompt: canTake ? "Take a face-down tile from the line, or place only" : "Place only", options };
+  }
+  if (pick.cell && !pick.move) {
+    for (const m of moves.filter((m) => m.pos === pick.pos && m.cell === pick.cell)) {
+      const label = m.plant === "*" ? "Plant the tile you take" : `Plant ${tileLabel(m.plant)}, keep the taken tile`;
+      options.push([label, { move: m.move, plant: m.plant }]);
+    }
+    return { prompt: `Plant a tile at ${pick.cell}: from your hand or the one you take`, options };
+  }
+  return { prompt: `Play ${pick.move}?`, options };
+}
+
+function tileLabel(code) {
+  return `${TYPES[code[0]][0]} ${code[1]}`;
+}
+
+function drawHand() {
+  const hand = frame.position && frame.you !== null && kind === "topiary" ? frame.position.hands[frame.you] : null;
+  $("hand").hidden = !hand;
+  if (!hand) return;
+  const offered = new Map(
+    myTurn() && pick.cell && !pick.move
+      ? topiaryMoves().filter((m) => m.pos === pick.pos && m.cell === pick.cell && m.plant !== "*")
+        .map((m) => [m.plant, m.move])
+      : [],
+  );
+  $("hand-tiles").replaceChildren(...hand.map((code) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "hand-tile";
+    button.dataset.tile = code;
+    const art = el("svg", { viewBox: `0 0 ${T} ${T}`, role: "img", "aria-label": tileLabel(code) });
+    art.append(tileFace(code, 0, 0));
+    button.append(art);
+    button.setAttribute("aria-label", tileLabel(code));
+    button.disabled = !offered.has(code);
+    button.classList.toggle("offered", offered.has(code));
+    button.setAttribute("aria-pressed", String(pick.plant === code));
+    button.addEventListener("click", () => choose({ move: offered.get(code), plant: code }));
+    return button;
+  }));
+}
+
+// ------------------------------------------------------------------ Wizards' Garden
+
+const BED = 80, GAP = 6, EDGE = 20;
+function bedOrigin(cell) {
+  const f = "abcd".indexOf(cell[0]);
+  const r = Number(cell[1]);
+  return [EDGE + f * (BED + GAP), EDGE + (4 - r) * (BED + GAP)];
+}
+function wizardsMoves() {
+  return frame.legal_moves.map((move) => {
+    const [, cell, side, lines] = move.match(/^([a-d][1-4])([WB])(?:\/(.*))?$/);
+    return { move, cell, side, lines };
+  });
+}
+
+function drawWizards() {
+  const position = frame.position;
+  const size = 2 * EDGE + 4 * BED + 3 * GAP;
+  svg.setAttribute("viewBox", `0 0 ${size} ${size + 40}`);
+  const layer = el("g");
+  svg.replaceChildren(layer);
+  const moves = myTurn() ? wizardsMoves() : [];
+  const legal = new Set(moves.map((m) => m.cell));
+  for (let r = 4; r >= 1; r--) {
+    for (const f of "abcd") {
+      const cell = f + r;
+      const [x, y] = bedOrigin(cell);
+      const seed = position.board[4 - r]["abcd".indexOf(f)];
+      const classes = ["bed", "focus-ring"];
+      if (legal.has(cell) && !pick.move) classes.push("legal");
+      if (pick.cell === cell) classes.push("chosen");
+      const group = el("g", { class: "bed-cell", "data-cell": cell },
+        el("rect", { class: classes.join(" "), x, y, width: BED, height: BED, rx: 8 }));
+      if (seed !== ".") {
+        group.append(
+          el("circle", { class: `seed-${seed}`, cx: x + BED / 2, cy: y + BED / 2, r: 28 }),
+          el("circle", { class: "seed-ring", cx: x + BED / 2, cy: y + BED / 2, r: 31 }),
+        );
+      }
+      titled(group, `${cell}: ${seed === "W" ? "white seed (Dovetail)" : seed === "B" ? "black seed (Ravenclaw)" : "empty bed"}`);
+      if (legal.has(cell) && !pick.move) activate(group, `Plant on ${cell}`, () => choose({ cell }));
+      layer.append(group);
+    }
+  }
+  const staff = position.staff === null ? "beside the board" : `with ${seatName(position.staff)}`;
+  layer.append(el("text", { class: "board-note", x: EDGE, y: size + 22 },
+    `Basket: ${position.basket} seeds · Wizard's Staff: ${staff}`));
+}
+
+function wizardsChooser() {
+  if (!pick.cell) return { prompt: "Choose a bed to plant", options: [] };
+  if (pick.move) return { prompt: `Play ${pick.move}?`, options: [] };
+  const options = wizardsMoves().filter((m) => m.cell === pick.cell).map((m) => {
+    const side = m.side === "W" ? "White side up (Dovetail)" : "Black side up (Ravenclaw)";
+    return [m.lines ? `${side}, harvest ${m.lines}` : side, { move: m.move }];
+  });
+  return { prompt: `Which side up on ${pick.cell}?`, options };
+}
+
+// ------------------------------------------------------------------ panel and flow
+
+function seatName(index) {
+  return frame.seats[index]?.username ?? `Seat ${index + 1}`;
+}
+function playing() {
+  return frame.status === "active";
+}
+function mySeat() {
+  return frame.you === null ? null : frame.seats[frame.you];
+}
+function myTurn() {
+  return playing() && !pending && frame.legal_moves.length > 0;
+}
+
+function clockText(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const minutes = Math.floor(total / 60);
+  const seconds = String(total % 60).padStart(2, "0");
+  return `${minutes}:${seconds}`;
+}
+function remaining(index) {
+  const clocks = frame.clocks;
+  if (!clocks || clocks.ms[index] === null) return null;
+  const running = clocks.running === index;
+  return clocks.ms[index] - (running ? performance.now() - receivedAt : 0);
+}
+
+function drawPlayers() {
+  const list = $("players");
+  list.replaceChildren(...frame.seats.map((seat) => {
+    const li = document.createElement("li");
+    li.className = "player-row";
+    li.dataset.seat = seat.index;
+    if (playing() && frame.to_move === seat.index) li.classList.add("to-move");
+    const swatch = document.createElement("span");
+    swatch.className = "swatch";
+    swatch.style.background = kind === "topiary" ? SEAT_COLOURS[seat.index] : "transparent";
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = seat.username ?? "free seat";
+    if (seat.bot) name.insertAdjacentHTML("beforeend", ' <span class="badge badge-bot">BOT</span>');
+    if (seat.index === frame.you) name.append(" (you)");
+    const dot = document.createElement("span");
+    dot.className = `online${seat.online ? " yes" : ""}`;
+    dot.title = seat.online ? "online" : "away";
+    name.append(dot);
+    const clock = document.createElement("span");
+    clock.className = "clock";
+    clock.dataset.seat = seat.index;
+    const detail = document.createElement("span");
+    detail.className = "detail";
+    detail.textContent = seatDetail(seat);
+    li.append(swatch, name, clock, detail);
+    return li;
+  }));
+  tick();
+}
+
+function seatDetail(seat) {
+  const parts = [];
+  const score = frame.score?.scores?.[seat.index];
+  if (frame.position && kind === "topiary") {
+    parts.push(`${frame.position.unplaced[seat.index]} visitors left`);
+    if (score) parts.push(score.hand === null ? `${score.total} points + hand` : `${score.total} points now`);
+  }
+  if (frame.position && kind === "wizards_garden") {
+    const flowers = frame.position.harvested[seat.index];
+    parts.push(`flowers: ${flowers.W} white, ${flowers.B} black`);
+    if (frame.position.staff === seat.index) parts.push("holds the Wizard's Staff");
+  }
+  if (seat.forfeit) parts.push({ resign: "resigned", time: "out of time", gone: "left" }[seat.forfeit] + (frame.seats.length > 2 ? ", a bot plays on" : ""));
+  if (seat.rank) parts.push(`final: ${seat.score?.total ?? 0} points, rank ${seat.rank}`);
+  return parts.join(" · ");
+}
+
+function tick() {
+  for (const node of document.querySelectorAll(".clock")) {
+    const index = Number(node.dataset.seat);
+    const ms = remaining(index);
+    node.textContent = ms === null ? "" : clockText(ms);
+    node.classList.toggle("running", frame.clocks?.running === index);
+    node.classList.toggle("low", ms !== null && ms < 20000);
+    if (ms !== null && ms <= 0 && playing() && frame.clocks.running === index && flagSent !== frame.ply) {
+      flagSent = frame.ply;
+      send({ type: "flag" });
+    }
+  }
+  const me = mySeat();
+  const claimable = playing() && frame.clocks && me && !me.forfeit && frame.seats.some((seat, i) =>
+    i !== frame.you && !seat.bot && !seat.forfeit && !seat.online && awayFrom[i] !== undefined &&
+    performance.now() - awayFrom[i] >= 60000);
+  $("claim").hidden = !claimable;
+}
+
+function statusText() {
+  if (frame.status === "open") return "Waiting for players";
+  if (frame.status === "aborted") return "Game aborted";
+  if (frame.status === "finished") {
+    if (!frame.result) return "Game over: counting the scores…";
+    const names = frame.result.winners.map(seatName).join(" and ");
+    return `Game over: ${names} ${frame.result.winners.length > 1 ? "share the win" : "wins"}`;
+  }
+  if (pending) return "Sending your move…";
+  if (frame.legal_moves.length) return "Your turn";
+  return `${seatName(frame.to_move)} to move`;
+}
+
+function drawMoves() {
+  $("moves").replaceChildren(...frame.moves.map((entry) => {
+    const li = document.createElement("li");
+    li.textContent = `${seatName(entry.seat)}: ${entry.move}`;
+    return li;
+  }));
+  $("moves").scrollTop = $("moves").scrollHeight;
+}
+
+function drawChooser() {
+  const { prompt, options } = myTurn()
+    ? (kind === "topiary" ? topiaryChooser() : wizardsChooser())
+    : { prompt: "", options: [] };
+  $("prompt").textContent = prompt;
+  $("options").replaceChildren(...options.map(([label, choice]) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "button";
+    button.textContent = label;
+    button.setAttribute("aria-pressed", String(pick.move === choice.move));
+    button.addEventListener("click", () => choose(choice));
+    return button;
+  }));
+  $("confirm").hidden = !(myTurn() && pick.move);
+  $("cancel").hidden = !(myTurn() && (pick.pos || pick.cell || pick.move));
+}
+
+function render() {
+  root.hidden = frame.status === "open";
+  if (frame.position) {
+    if (kind === "topiary") drawTopiary();
+    else drawWizards();
+  }
+  drawHand();
+  drawPlayers();
+  drawMoves();
+  drawChooser();
+  $("status").textContent = statusText();
+  const me = mySeat();
+  $("resign").hidden = !(playing() && me && !me.forfeit);
+  $("abort").hidden = !(playing() && frame.can_abort);
+  $("links").hidden = frame.status !== "finished";
+}
+
+function choose(choice) {
+  pick = { ...pick, ...choice };
+  render();
+  if (choice.cell && kind === "topiary") svg.querySelector(`[data-cell="${choice.cell}"]`)?.focus?.();
+}
+
+function stepBack() {
+  // One step back: the planted tile, then the taken cell, then the position.
+  if (pick.move && pick.cell) pick = { pos: pick.pos, cell: pick.cell };
+  else if (pick.move && pick.pos) pick = { pos: pick.pos };
+  else if (pick.cell && pick.pos) pick = { pos: pick.pos };
+  else pick = {};
+  render();
+}
+
+// ------------------------------------------------------------------ talking to the server
+
+function showRefusal(message) {
+  const box = $("refusal");
+  box.textContent = message ?? "";
+  box.hidden = !message;
+}
+
+function accept(next) {
+  const wasOpen = frame.status === "open";
+  const turnChanged = next.ply !== frame.ply || next.status !== frame.status;
+  frame = next;
+  receivedAt = performance.now();
+  for (const seat of frame.seats) {
+    if (seat.away_ms !== null && !seat.online) awayFrom[seat.index] = receivedAt - seat.away_ms;
+    else delete awayFrom[seat.index];
+  }
+  if (wasOpen && frame.status !== "open") {
+    location.reload();
+    return;
+  }
+  if (turnChanged) {
+    pick = {};
+    pending = false;
+  }
+  render();
+}
+
+async function resync() {
+  const response = await fetch(`/game/${gameId}/state.json`, { headers: { Accept: "application/json" } });
+  if (response.ok) accept(await response.json());
+}
+
+function receive(message) {
+  if (message.type === "state") {
+    if (message.ply >= frame.ply) accept(message);
+  } else if (message.type === "move") {
+    if (message.ply === frame.ply + 1) accept(message);
+    else if (message.ply > frame.ply + 1) resync();
+  } else if (message.type === "presence") {
+    const seat = frame.seats[message.seat];
+    if (seat) {
+      seat.online = message.online;
+      if (message.online) delete awayFrom[message.seat];
+      else awayFrom[message.seat] = performance.now();
+    }
+    if (message.ply > frame.ply) resync();
+    else drawPlayers();
+  } else if (message.type === "refused") {
+    pending = false;
+    showRefusal(message.reason);
+    if (message.ply !== null && message.ply !== frame.ply) resync();
+    else render();
+  }
+}
+
+async function postAction(path, body) {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrf },
+    body: JSON.stringify(body ?? {}),
+  });
+  const data = await response.json();
+  if (data.type === "refused") receive(data);
+  else accept(data);
+}
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify(message));
+  } else if (message.type === "move") {
+    postAction(`/game/${gameId}/move`, { ply: message.ply, move: message.move });
+  } else {
+    postAction(`/game/${gameId}/${message.type}`);
+  }
+}
+
+function connect(delay = 500) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws/game/${gameId}/`);
+  socket.addEventListener("open", () => {
+    delay = 500;
+    socket.send(JSON.stringify({ type: "hello", ply: frame.ply }));
+  });
+  socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+  socket.addEventListener("close", (event) => {
+    if (event.code === 4404) return;
+    setTimeout(() => connect(Math.min(delay * 2, 10000)), delay);
+  });
+}
+
+$("confirm").addEventListener("click", () => {
+  if (!pick.move || pending) return;
+  pending = true;
+  showRefusal(null);
+  send({ type: "move", ply: frame.ply, move: pick.move });
+  render();
+});
+$("cancel").addEventListener("click", stepBack);
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && (pick.pos || pick.cell || pick.move)) stepBack();
+});
+$("resign").addEventListener("click", () => {
+  if (confirm("Resign this game?")) send({ type: "resign" });
+});
+$("abort").addEventListener("click", () => send({ type: "abort" }));
+$("claim").addEventListener("click", () => send({ type: "claim" }));
+
+setInterval(tick, 250);
+setInterval(() => {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
+}, 20000);
+accept(frame);
+if (frame.status === "open" || frame.status === "active") connect();

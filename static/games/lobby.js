@@ -1,0 +1,92 @@
+// The lobby's open tables, kept up to date over /ws/lobby/ (docs/PROTOCOL.md).
+const body = document.getElementById("tables");
+const empty = document.getElementById("no-tables");
+const csrf = document.querySelector("input[name=csrfmiddlewaretoken]")?.value ?? "";
+
+function cell(...children) {
+  const td = document.createElement("td");
+  td.append(...children);
+  return td;
+}
+
+function badge(text, extra = "") {
+  const span = document.createElement("span");
+  span.className = `badge ${extra}`.trim();
+  span.textContent = text;
+  return span;
+}
+
+function seatsCell(seats) {
+  const td = cell();
+  seats.forEach((seat, i) => {
+    if (i) td.append(", ");
+    if (seat.username) {
+      td.append(seat.username);
+      if (seat.bot) td.append(" ", badge("BOT", "badge-bot"));
+    } else {
+      const free = document.createElement("span");
+      free.className = "muted";
+      free.textContent = "free seat";
+      td.append(free);
+    }
+  });
+  return td;
+}
+
+function actionCell(table) {
+  if (table.yours) {
+    const link = document.createElement("a");
+    link.className = "button button-small";
+    link.href = table.url;
+    link.textContent = "Open";
+    return cell(link);
+  }
+  const form = document.createElement("form");
+  form.method = "post";
+  form.action = `/game/${table.id}/join`;
+  const token = document.createElement("input");
+  token.type = "hidden";
+  token.name = "csrfmiddlewaretoken";
+  token.value = csrf;
+  const button = document.createElement("button");
+  button.className = "button button-small button-primary";
+  button.type = "submit";
+  button.textContent = "Join";
+  form.append(token, button);
+  return cell(form);
+}
+
+function row(table) {
+  const tr = document.createElement("tr");
+  tr.dataset.table = table.id;
+  const kind = cell(table.kind_name);
+  if (table.invited) kind.append(" ", badge(`challenge to ${table.invited}`));
+  tr.append(
+    kind,
+    seatsCell(table.seats),
+    cell(table.time_control),
+    cell(table.rated ? "Rated" : "Casual"),
+    actionCell(table),
+  );
+  return tr;
+}
+
+function show(tables) {
+  body.replaceChildren(...tables.map(row));
+  empty.hidden = tables.length > 0;
+}
+
+function connect(delay = 500) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/lobby/`);
+  socket.addEventListener("open", () => { delay = 500; });
+  socket.addEventListener("message", (event) => {
+    const frame = JSON.parse(event.data);
+    if (frame.type === "tables") show(frame.tables);
+  });
+  socket.addEventListener("close", () => {
+    setTimeout(() => connect(Math.min(delay * 2, 10000)), delay);
+  });
+}
+
+connect();
