@@ -179,6 +179,8 @@ class Dealer:
     """
 
     def __init__(self, view):
+        if view.phase != "play" or view.seat is None:
+            raise ValueError("determinizations are dealt for a seated view in the play phase")
         self.table = Table(view)
         seat = view.seat
         players = self.table.players
@@ -186,7 +188,6 @@ class Dealer:
         self.down_cells = [c for c in range(25) if self.table.garden[c] >= UNKNOWN]
         self.others = [s for s in range(players) if s != seat]
         hand_slots = 3 * len(self.others)
-        self.box_size = len(self.unseen) - len(self.down_cells) - hand_slots
         passed = view.passed_on[seat] if view.passed_on is not None else None
         self.passed = [t for t in self.unseen if passed and t in passed]
         order = [(view.first_player + i) % players for i in range(players)]
