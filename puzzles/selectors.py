@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from django.db.models import F, Window
 from django.db.models.functions import Rank
 
+from engine import puzzles as engine_puzzles
 from engine import topiary
 from engine.errors import EngineError
 from puzzles.models import DailyPuzzle, PuzzleAttempt, PuzzleStreak
@@ -87,6 +88,11 @@ class ArchiveEntry:
     date: datetime.date
     puzzle: DailyPuzzle | None
     result: str
+
+    @property
+    def k(self) -> int:
+        """Visitors to place: known from the weekday before the puzzle is made."""
+        return engine_puzzles.K_BY_WEEKDAY[self.date.weekday()]
 
 
 def archive_dates(*, today: datetime.date) -> list[datetime.date]:

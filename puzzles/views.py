@@ -46,6 +46,7 @@ def _puzzle_response(request: HttpRequest, date: datetime.date) -> HttpResponse:
     start = selectors.puzzle_progress(puzzle, {"seat": puzzle.seat, "moves": []})
     board = {
         "date": date.isoformat(),
+        "is_today": date == today,
         "seat": puzzle.seat,
         "k": puzzle.k,
         "optimum": puzzle.optimum,
@@ -108,17 +109,17 @@ def puzzle_submit(request: HttpRequest, date: datetime.date) -> JsonResponse:
         )
     except services.SubmissionRefused as error:
         return _refused(error)
-    return JsonResponse(_verdict_json(verdict))
+    return JsonResponse(_verdict_json(verdict, request.user))
 
 
 @require_POST
 def puzzle_give_up(request: HttpRequest, date: datetime.date) -> JsonResponse:
     """Give up and see one optimal line."""
     verdict = services.puzzle_give_up(puzzle=_puzzle_or_404(date), user=request.user)
-    return JsonResponse(_verdict_json(verdict))
+    return JsonResponse(_verdict_json(verdict, request.user))
 
 
-def _verdict_json(verdict: services.Verdict) -> dict:
+def _verdict_json(verdict: services.Verdict, user) -> dict:
     if verdict.solved:
         result = "Solved"
     elif verdict.score is None:
@@ -137,6 +138,7 @@ def _verdict_json(verdict: services.Verdict) -> dict:
         data["rating"] = {
             "before": round(verdict.rating_before),
             "after": round(verdict.rating_after),
+            "display": rating_of(user=user, kind=RatingKind.PUZZLE).display,
         }
     if verdict.line is not None:
         data["line"] = verdict.line

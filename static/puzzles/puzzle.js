@@ -386,8 +386,15 @@ function showResult(reply, { lineAtOnce = false } = {}) {
   verdict.textContent = reply.result;
   resultBox.appendChild(verdict);
   const notes = [];
-  if (reply.rating) notes.push(`Puzzle rating ${reply.rating.before} → ${reply.rating.after}`);
-  if (reply.streak !== null && reply.streak !== undefined) notes.push(`Streak: ${reply.streak} day${reply.streak === 1 ? "" : "s"}`);
+  if (reply.rating) {
+    notes.push(`Puzzle rating ${reply.rating.before} → ${reply.rating.after}`);
+    setText("puzzle-user-rating", reply.rating.display);
+  }
+  if (reply.streak !== null && reply.streak !== undefined) {
+    const days = `${reply.streak} day${reply.streak === 1 ? "" : "s"}`;
+    notes.push(data.is_today ? `Streak: ${days}` : `Streak: ${days} (only today's puzzle counts)`);
+    setText("puzzle-streak", days);
+  }
   for (const note of notes) {
     const p = document.createElement("p");
     p.textContent = note;
@@ -402,13 +409,18 @@ function showResult(reply, { lineAtOnce = false } = {}) {
   }
   if (reply.line) data.line = reply.line;
   if (reply.line && lineAtOnce) showLine(reply.line);
-  else if (reply.line) {
+  else if (reply.line && !lineBox.querySelector("li")) {
     const show = document.createElement("button");
     show.type = "button";
     show.textContent = "Show an optimal line";
     show.addEventListener("click", () => { showLine(reply.line); show.remove(); });
     resultBox.appendChild(show);
   }
+}
+
+function setText(id, text) {
+  const node = document.getElementById(id);
+  if (node) node.textContent = text;
 }
 
 function showLine(line) {
