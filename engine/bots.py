@@ -59,6 +59,8 @@ MARGIN_SCALE = 6.0
 HARVEST_SHIFT = 6
 WIN = 1000.0
 MAX_DEPTH = 400
+#: Topiary rollouts place at the best-looking of this many random free positions.
+ROLLOUT_SAMPLE = 1
 #: Share of the budget the strong bot plans to use; the rest absorbs the last iteration.
 BUDGET_SHARE = 0.97
 
@@ -149,9 +151,13 @@ def _pick_best(scored: dict, rng: Rng):
 # --------------------------------------------------------------------------- Topiary
 
 
-def expected_scores(view: topiary.View) -> dict[int, int]:
+def expected_scores(view: topiary.View, rivals: bool = False) -> dict[int, int]:
     """Per legal play-phase move code: the viewer's expected score after it, times the number
-    of unseen tiles (an integer, so comparisons are exact on every machine)."""
+    of unseen tiles (an integer, so comparisons are exact on every machine).
+
+    With ``rivals``, the expected points the best other seat's visitors see (visitors and
+    bonus: their hands are hidden) are subtracted: the margin the move leaves.
+    """
     seat = view.seat
     garden = list(view.garden)
     hand = list(view.hand)
@@ -160,15 +166,34 @@ def expected_scores(view: topiary.View) -> dict[int, int]:
     n = len(unseen)
     mine = [p for p, s in enumerate(visitors) if s == seat]
     free = [p for p in view.options.positions if visitors[p] < 0]
+    others = [p for p, s in enumerate(visitors) if s >= 0 and s != seat]
     points, seen = {}, {}
-    for p in mine + free:
+    for p in mine + free + others:
         points[p], seen[p] = line_points(garden, LINES[p])
+    rival_points = dict.fromkeys((s for s in range(view.players) if s != seat), 0)
+    for p in others:
+        rival_points[visitors[p]] += points[p]
+
+    def best_rival(cell: int | None) -> int:
+        """The best other seat's points with the garden as it is now at ``cell``."""
+        if not rivals:
+            return 0
+        if cell is None:
+            return max(rival_points.values())
+        now = dict(rival_points)
+        for q in POSITIONS_THROUGH[cell]:
+            if visitors[q] >= 0 and visitors[q] != seat:
+                now[visitors[q]] += line_points(garden, LINES[q])[0] - points[q]
+        return max(now.values())
+
     mine_points = sum(points[p] for p in mine)
     mine_seen = 0
     for p in mine:
         mine_seen |= seen[p]
+    unchanged_rival = best_rival(None)
     values = {
-        move_code(p): n * (mine_points + points[p] + hand_points(hand, mine_seen | seen[p]))
+        move_code(p): n
+        * (mine_points + points[p] + hand_points(hand, mine_seen | seen[p]) - unchanged_rival)
         for p in free
     }
     free_set = set(free)
@@ -191,20 +216,22 @@ def expected_scores(view: topiary.View) -> dict[int, int]:
         sums = dict.fromkeys(through_free, 0)
         for tile in unseen:
             pts, mask, lines = after(tile)
+            rival = best_rival(cell)
             for q in through_free:
                 qp, qs = lines[q]
-                sums[q] += pts + qp + hand_points(hand, mask | qs)
+                sums[q] += pts + qp + hand_points(hand, mask | qs) - rival
         for q in through_free:
             values[move_code(q, cell)] = sums[q]
         for planted in hand:
             pts, mask, lines = after(planted)
+            rival = best_rival(cell)
             kept = [t for t in hand if t != planted]
             for q in through_free:
                 qp, qs = lines[q]
                 everything = mask | qs
                 new_tile = sum(TILE_VALUE[t] for t in unseen if everything & fastplay.BEATS[t])
                 values[move_code(q, cell, planted)] = (
-                    n * (pts + qp + hand_points(kept, everything)) + new_tile
+                    n * (pts + qp + hand_points(kept, everything) - rival) + new_tile
                 )
         garden[cell] = topiary.UNKNOWN
     return values
@@ -251,7 +278,7 @@ def _topiary_strong(view, rng, budget, iterations) -> str:
     start = time.perf_counter()
     if view.phase == "draft":
         return _topiary_keep(view, rng)
-    values = expected_scores(view)
+    values = expected_scores(view, rivals=True)
     ranked = sorted(view.move_codes(), key=lambda code: (-values[code], code))
     dealer = fastplay.Dealer(view)
     rand = random.Random(rng.next_u64())
@@ -260,7 +287,7 @@ def _topiary_strong(view, rng, budget, iterations) -> str:
     def rollout(index: int) -> float:
         table = dealer.deal(rand)
         table.play(ranked[index])
-        fastplay.playout(table, rand.random)
+        fastplay.playout(table, rand.random, ROLLOUT_SAMPLE)
         return _topiary_reward(table, seat)
 
     best = _bandit(len(ranked), rollout, start, budget, iterations)
