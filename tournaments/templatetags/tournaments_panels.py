@@ -2,16 +2,27 @@
 
 from django import template
 
+from tournaments import selectors
+
 register = template.Library()
 
 
 @register.inclusion_tag("tournaments/_home_panel.html", takes_context=True)
 def tournaments_home_panel(context):
-    """This app's part of the home page."""
-    return {"request": context.get("request"), "user": context.get("user")}
+    """Running tournaments and the next ones to start."""
+    listing = selectors.tournaments_listing()
+    return {
+        "request": context.get("request"),
+        "user": context.get("user"),
+        "soon": [*listing["running"], *listing["upcoming"]][:5],
+    }
 
 
 @register.inclusion_tag("tournaments/_profile_panel.html", takes_context=True)
 def tournaments_profile_panel(context, profile_user):
-    """This app's part of a player's public profile."""
-    return {"request": context.get("request"), "profile_user": profile_user}
+    """The tournaments a player entered, with their place."""
+    return {
+        "request": context.get("request"),
+        "profile_user": profile_user,
+        "listed": selectors.tournaments_of(profile_user),
+    }

@@ -1,0 +1,68 @@
+"""Players, bots and tournaments for the tournaments tests."""
+
+from __future__ import annotations
+
+import itertools
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from accounts.models import User
+from games.models import Game
+from tournaments import services
+from tournaments.models import Tournament
+
+_names = itertools.count(1)
+
+
+def new_player(name: str | None = None) -> User:
+    name = name or f"entrant{next(_names)}"
+    return User.objects.create_user(name, f"{name}@example.com", "garden-path-42")
+
+
+def new_bot(level: str = "random") -> User:
+    bot = User(username=f"{level}bot{next(_names)}", is_bot=True, bot_level=level)
+    bot.set_unusable_password()
+    bot.save()
+    return bot
+
+
+@pytest.fixture
+def make_player(db):
+    return new_player
+
+
+@pytest.fixture
+def make_bot(db):
+    return new_bot
+
+
+def make_tournament(creator: User, **overrides) -> Tournament:
+    """A Swiss of Wizards' Garden games starting in a minute (settings overridable)."""
+    params = {
+        "created_by": creator,
+        "name": "Spring Swiss",
+        "kind": "wizards_garden",
+        "format": "swiss",
+        "rounds": 3,
+        "clock_initial": 60,
+        "clock_increment": 0,
+        "rated": False,
+        "starts_at": timezone.now() + timedelta(minutes=1),
+        "max_players": 8,
+    }
+    params.update(overrides)
+    return services.tournament_create(**params)
+
+
+def make_due(tournament: Tournament) -> None:
+    """Move the start time into the past, as the clock would."""
+    Tournament.objects.filter(pk=tournament.pk).update(
+        starts_at=timezone.now() - timedelta(seconds=1)
+    )
+
+
+def mover_of(game: Game) -> User:
+    game.refresh_from_db()
+    return game.seats.get(index=game.engine_state().to_move).user

@@ -1,0 +1,99 @@
+"""The create-a-tournament form: parses what people type; the service judges the settings."""
+
+from datetime import timedelta
+from decimal import Decimal
+
+from django import forms
+from django.utils import timezone
+
+from games.models import GameKind
+from tournaments.models import Tournament
+
+
+def _points(text: str) -> list[str] | None:
+    text = (text or "").strip()
+    return [part.strip() for part in text.split(",")] if text else None
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(max_length=80)
+    kind = forms.ChoiceField(label="Game", choices=GameKind.choices)
+    format = forms.ChoiceField(choices=Tournament.Format.choices)
+    table_size = forms.TypedChoiceField(
+        label="Players per game",
+        choices=[(2, "2"), (3, "3"), (4, "4")],
+        coerce=int,
+        initial=2,
+        help_text="3 or 4 only for Swiss tables of Topiary.",
+    )
+    rounds = forms.IntegerField(
+        required=False, min_value=1, help_text="Swiss and Swiss tables only."
+    )
+    duration_minutes = forms.IntegerField(
+        label="Duration (minutes)", required=False, min_value=1, help_text="Arena only."
+    )
+    clock_minutes = forms.DecimalField(
+        label="Clock (minutes each)",
+        min_value=Decimal("0.25"),
+        max_digits=5,
+        decimal_places=2,
+        initial=3,
+    )
+    clock_increment = forms.IntegerField(label="Increment (seconds a move)", min_value=0, initial=2)
+    rated = forms.BooleanField(required=False, initial=True)
+    starts_at = forms.DateTimeField(
+        label="Starts at (UTC)",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    max_players = forms.IntegerField(label="Most players", min_value=2, initial=16)
+    place_points = forms.CharField(
+        label="Points per place, full tables",
+        required=False,
+        help_text="Swiss tables only, best place first, e.g. 3,2,1,0 (the default).",
+    )
+    place_points_short = forms.CharField(
+        label="Points per place, tables of one less",
+        required=False,
+        help_text="Swiss tables only, e.g. 2,1,0 (the default).",
+    )
+
+    #: Service error keys that belong to a differently named field here.
+    FIELD_OF_ERROR = {"clock_initial": "clock_minutes"}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        soon = timezone.now().replace(second=0, microsecond=0) + timedelta(minutes=15)
+        self.fields["starts_at"].initial = soon
+
+    def service_arguments(self) -> dict:
+        """Keyword arguments for ``tournament_create`` from the cleaned data."""
+        data = self.cleaned_data
+        size = data["table_size"]
+        points = {}
+        if _points(data["place_points"]):
+            points[str(size)] = _points(data["place_points"])
+        if _points(data["place_points_short"]):
+            points[str(size - 1)] = _points(data["place_points_short"])
+        return {
+            "name": data["name"],
+            "kind": data["kind"],
+            "format": data["format"],
+            "table_size": size,
+            "rounds": data["rounds"],
+            "duration_minutes": data["duration_minutes"],
+            "clock_initial": int(data["clock_minutes"] * 60),
+            "clock_increment": data["clock_increment"],
+            "rated": data["rated"],
+            "starts_at": data["starts_at"],
+            "max_players": data["max_players"],
+            "place_points": points or None,
+        }
+
+    def add_service_errors(self, error) -> None:
+        """Show a service's ``ValidationError`` beside the fields it names."""
+        if hasattr(error, "error_dict"):
+            for key, messages in error.message_dict.items():
+                field = self.FIELD_OF_ERROR.get(key, key)
+                self.add_error(field if field in self.fields else None, messages)
+        else:
+            self.add_error(None, error.messages)

@@ -1,0 +1,119 @@
+"""Tournament pages: the list with the create form, a tournament's page and its live part."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from accounts.models import User
+from tournaments import selectors, services
+from tournaments.forms import TournamentForm
+from tournaments.models import Tournament
+
+
+def tournament_list(request):
+    """Upcoming, running and finished tournaments, and (signed in) the create form."""
+    form = TournamentForm()
+    return render(
+        request, "tournaments/list.html", {"form": form, **selectors.tournaments_listing()}
+    )
+
+
+@login_required
+@require_POST
+def tournament_new(request):
+    form = TournamentForm(request.POST)
+    if form.is_valid():
+        try:
+            tournament = services.tournament_create(
+                created_by=request.user, **form.service_arguments()
+            )
+        except ValidationError as error:
+            form.add_service_errors(error)
+        else:
+            messages.success(request, f"{tournament.name} is created. Players can join now.")
+            return redirect("tournaments:detail", tournament_id=tournament.pk)
+    context = {"form": form, **selectors.tournaments_listing()}
+    return render(request, "tournaments/list.html", context, status=400)
+
+
+def _page_context(request, tournament: Tournament) -> dict:
+    entry = selectors.tournament_entry_for(tournament, request.user)
+    is_creator = request.user.is_authenticated and tournament.created_by_id == request.user.pk
+    upcoming = tournament.status == Tournament.Status.UPCOMING
+    playing = entry is not None and entry.withdrawn_at is None
+    return {
+        "tournament": tournament,
+        "entry": entry,
+        "standings": selectors.tournament_standings(tournament),
+        "tiebreak_names": selectors.tiebreak_names(tournament),
+        "rounds": selectors.tournament_rounds(tournament),
+        "is_creator": is_creator,
+        "can_join": upcoming and entry is None,
+        "can_withdraw": playing
+        and tournament.status in (Tournament.Status.UPCOMING, Tournament.Status.RUNNING),
+        "bots": selectors.bots_available(tournament) if is_creator and upcoming else [],
+    }
+
+
+def tournament_detail(request, tournament_id: int):
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    return render(request, "tournaments/detail.html", _page_context(request, tournament))
+
+
+def tournament_live(request, tournament_id: int):
+    """The part of the page that changes, fetched again when the websocket says so."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    response = render(request, "tournaments/_live.html", _page_context(request, tournament))
+    response["X-Tournament-Version"] = str(tournament.version)
+    return response
+
+
+def _act(request, tournament_id: int, action, done: str):
+    try:
+        action()
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, done)
+    return redirect("tournaments:detail", tournament_id=tournament_id)
+
+
+@login_required
+@require_POST
+def tournament_join(request, tournament_id: int):
+    return _act(
+        request,
+        tournament_id,
+        lambda: services.tournament_join(tournament_id=tournament_id, user=request.user),
+        "You are in. Pairings appear here when the tournament starts.",
+    )
+
+
+@login_required
+@require_POST
+def tournament_withdraw(request, tournament_id: int):
+    return _act(
+        request,
+        tournament_id,
+        lambda: services.tournament_withdraw(tournament_id=tournament_id, user=request.user),
+        "You have withdrawn.",
+    )
+
+
+@login_required
+@require_POST
+def tournament_enter_bot(request, tournament_id: int):
+    bot = User.objects.filter(username=request.POST.get("bot", ""), is_bot=True).first()
+    if bot is None:
+        messages.error(request, "Choose one of the bots listed.")
+        return redirect("tournaments:detail", tournament_id=tournament_id)
+    return _act(
+        request,
+        tournament_id,
+        lambda: services.tournament_enter_bot(
+            tournament_id=tournament_id, by=request.user, bot=bot
+        ),
+        f"{bot.username} is entered.",
+    )
