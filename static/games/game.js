@@ -403,6 +403,13 @@ function drawPlayers() {
     const detail = document.createElement("span");
     detail.className = "detail";
     detail.textContent = seatDetail(seat);
+    if (kind === "topiary" && frame.position && seat.index !== frame.you) {
+      const backs = document.createElement("span");
+      backs.className = "backs";
+      backs.title = "Their hand: 3 tiles you cannot see";
+      backs.append(...[0, 1, 2].map(() => document.createElement("span")));
+      detail.prepend(backs, " ");
+    }
     li.append(swatch, name, clock, detail);
     return li;
   }));

@@ -1,0 +1,134 @@
+"""Whole games through the real UI in Chromium, against the real ASGI server and worker."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from django.test import Client
+
+from games.models import Game
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.browser,
+    pytest.mark.celery,
+    pytest.mark.slow,
+]
+
+#: How long a page may take to reach a state before the test fails (a deadline, not a measure).
+PATIENCE = 60
+
+
+def signed_in(browser, base_url: str, user):
+    """A browser context holding ``user``'s session, and a page in it."""
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base_url}]
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return context, page
+
+
+def status(page) -> str:
+    return page.locator("#status").text_content() or ""
+
+
+def wait_for_status(pages, wanted) -> int:
+    """Index of the first page whose status line satisfies ``wanted``."""
+    deadline = time.monotonic() + PATIENCE
+    while time.monotonic() < deadline:
+        for index, page in enumerate(pages):
+            if wanted(status(page)):
+                return index
+        pages[0].wait_for_timeout(100)
+    raise AssertionError(f"no page reached the state; statuses: {[status(p) for p in pages]}")
+
+
+def play_topiary_turn(page, turn: int) -> None:
+    """Pick a position, maybe take a face-down tile and plant one, and confirm, by clicking."""
+    page.locator("#board .target").nth(turn % page.locator("#board .target").count()).click()
+    takeable = page.locator("#board .tile.takeable")
+    if takeable.count():
+        takeable.nth(turn % takeable.count()).click()
+        offered = page.locator(".hand-tile.offered")
+        if turn % 2 and offered.count():
+            offered.first.click()
+        else:
+            page.locator("#options button").first.click()
+    else:
+        page.get_by_role("button", name="Place only (take nothing)").click()
+    page.locator("#confirm").click()
+
+
+def test_two_players_play_a_whole_topiary_game_in_the_browser(
+    browser, asgi_server, celery_worker, make_player
+):
+    ann, bob = make_player(), make_player()
+    ann_context, ann_page = signed_in(browser, asgi_server, ann)
+    bob_context, bob_page = signed_in(browser, asgi_server, bob)
+
+    ann_page.goto(f"{asgi_server}/play/")
+    form = ann_page.locator("#new-table-title ~ form")
+    form.locator("select[name=kind]").select_option("topiary")
+    form.locator("select[name=time_control]").select_option("10+5")
+    form.get_by_role("button", name="Create table").click()
+    ann_page.wait_for_url("**/game/*/")
+
+    bob_page.goto(f"{asgi_server}/play/")
+    row = bob_page.locator("#tables tr", has_text=ann.username)
+    row.get_by_role("button", name="Join").click()
+    bob_page.wait_for_url("**/game/*/")
+    game = Game.objects.get()
+    assert game.status == Game.Status.ACTIVE
+
+    pages = [ann_page, bob_page]
+    for turn in range(16):
+        mover = wait_for_status(pages, lambda text: text == "Your turn")
+        play_topiary_turn(pages[mover], turn)
+        wait_for_status([pages[mover]], lambda text: "Game over" in text or "to move" in text)
+
+    wait_for_status([ann_page], lambda text: "wins" in text or "share the win" in text)
+    wait_for_status([bob_page], lambda text: "wins" in text or "share the win" in text)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.ply == 16 and game.result
+    moves = bob_page.locator("#moves li")
+    assert moves.count() == 16
+    assert all(entry["seat"] in (0, 1) for entry in game.moves)
+    assert bob_page.locator("#board .visitor").count() == 16
+    ann_context.close()
+    bob_context.close()
+
+
+def test_a_whole_wizards_garden_game_against_a_bot_in_the_browser(
+    browser, asgi_server, celery_worker, make_player
+):
+    human = make_player()
+    context, page = signed_in(browser, asgi_server, human)
+    page.goto(f"{asgi_server}/play/")
+    form = page.locator("#bots-title ~ form")
+    form.locator("select[name=kind]").select_option("wizards_garden")
+    form.locator("select[name=level]").select_option("greedy")
+    form.locator("select[name=time_control]").select_option("10+5")
+    form.get_by_role("button", name="Play bots").click()
+    page.wait_for_url("**/game/*/")
+
+    turn = 0
+    while True:
+        wait_for_status([page], lambda text: text == "Your turn" or "Game over" in text)
+        if "Game over" in status(page):
+            break
+        beds = page.locator("#board g.bed-cell[role=button]")
+        beds.nth(turn % beds.count()).click()
+        page.locator("#options button").first.click()
+        page.locator("#confirm").click()
+        wait_for_status([page], lambda text: text != "Your turn")
+        turn += 1
+    wait_for_status([page], lambda text: "wins" in text or "share the win" in text)
+    game = Game.objects.get()
+    assert game.status == Game.Status.FINISHED and game.termination == "normal"
+    assert game.record and turn == sum(entry["seat"] == 0 for entry in game.moves)
+    context.close()
