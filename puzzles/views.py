@@ -1,4 +1,17 @@
-"""The daily puzzle's pages and the JSON endpoints its board script talks to."""
+"""The daily puzzle's pages and the JSON endpoints its board script talks to.
+
+Endpoints (POST, JSON body ``{"seat": <the solver's seat>, "moves": ["c5:S c4=*", ...]}``):
+
+- ``/puzzles/<date>/play/``: the position after up to K moves and the legal moves there
+  (``{"position", "legal_moves", "left"}``); the board asks after every move, so the
+  legal moves always come from the engine.
+- ``/puzzles/<date>/submit/``: exactly K moves, replayed and scored by the engine:
+  ``{"result": "Solved" | "41 / 45", "solved", "score", "optimum", "rated", "streak"}``
+  plus ``rating`` for a rated attempt and ``line`` once the solver may see it.
+- ``/puzzles/<date>/give-up/`` (empty body): the same shape with ``line``.
+
+A refusal is HTTP 400 ``{"error": "<why>"}`` and changes nothing.
+"""
 
 from __future__ import annotations
 

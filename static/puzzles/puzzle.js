@@ -241,14 +241,24 @@ function makeChoosable(node, label, action) {
   });
 }
 
-function button(label, attrs, action) {
+function button(label, attrs, action, parent = choice) {
   const node = document.createElement("button");
   node.type = "button";
   node.textContent = label;
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
   node.addEventListener("click", action);
-  choice.appendChild(node);
+  parent.appendChild(node);
   return node;
+}
+
+function moveItems(line) {
+  return line.map((move) => {
+    const item = document.createElement("li");
+    const code = document.createElement("code");
+    code.textContent = move;
+    item.appendChild(code);
+    return item;
+  });
 }
 
 function handTile(text, plantable) {
@@ -290,13 +300,7 @@ function render() {
   }
   if (selection) button("Cancel", { "data-action": "cancel" }, stepBack);
 
-  movesList.replaceChildren(...moves.map((move) => {
-    const item = document.createElement("li");
-    const code = document.createElement("code");
-    code.textContent = move;
-    item.appendChild(code);
-    return item;
-  }));
+  movesList.replaceChildren(...moveItems(moves));
   statusLine.textContent = statusText(left);
   undoButton.disabled = busy || finished || moves.length === 0;
   submitButton.disabled = busy || finished || left > 0;
@@ -400,21 +404,14 @@ function showResult(reply, { lineAtOnce = false } = {}) {
     p.textContent = note;
     resultBox.appendChild(p);
   }
-  if (!reply.solved) {
-    const again = document.createElement("button");
-    again.type = "button";
-    again.textContent = "Try again";
-    again.addEventListener("click", tryAgain);
-    resultBox.appendChild(again);
-  }
+  if (!reply.solved) button("Try again", {}, tryAgain, resultBox);
   if (reply.line) data.line = reply.line;
   if (reply.line && lineAtOnce) showLine(reply.line);
   else if (reply.line && !lineBox.querySelector("li")) {
-    const show = document.createElement("button");
-    show.type = "button";
-    show.textContent = "Show an optimal line";
-    show.addEventListener("click", () => { showLine(reply.line); show.remove(); });
-    resultBox.appendChild(show);
+    const show = button("Show an optimal line", {}, () => {
+      showLine(reply.line);
+      show.remove();
+    }, resultBox);
   }
 }
 
@@ -428,13 +425,7 @@ function showLine(line) {
   heading.textContent = "One optimal line";
   const list = document.createElement("ol");
   list.className = "puzzle-moves";
-  for (const move of line) {
-    const item = document.createElement("li");
-    const code = document.createElement("code");
-    code.textContent = move;
-    item.appendChild(code);
-    list.appendChild(item);
-  }
+  list.replaceChildren(...moveItems(line));
   lineBox.replaceChildren(heading, list);
 }
 

@@ -168,7 +168,7 @@ def test_the_archive_lists_past_puzzles_with_the_viewers_results(client, solver)
     assert client.get(f"/puzzles/{yesterday.isoformat()}/").status_code == 200
 
 
-def test_the_leaderboard_ranks_live_streaks(client, puzzle, django_user_model):
+def test_the_leaderboard_ranks_live_streaks(client, django_user_model):
     today = timezone.localdate()
     broken = today.replace(year=2020)
     for name, days, last in (("alder", 5, today), ("birch", 3, today), ("cedar", 9, broken)):
