@@ -23,7 +23,15 @@ def _password_field(label: str, autocomplete: str, help_text: str = "") -> forms
     )
 
 
-class RegistrationForm(forms.Form):
+class PlainLabels:
+    """Labels read "Password", not "Password:", for people and screen readers alike."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
+
+class RegistrationForm(PlainLabels, forms.Form):
     username = forms.CharField(
         max_length=USERNAME_MAX_LENGTH,
         validators=[validate_username],
@@ -48,7 +56,7 @@ class RegistrationForm(forms.Form):
         return cleaned
 
 
-class LoginForm(AuthenticationForm):
+class LoginForm(PlainLabels, AuthenticationForm):
     """Django's login form, refusing bots and throttling repeated failures."""
 
     password = _password_field("Password", "current-password")
@@ -60,6 +68,11 @@ class LoginForm(AuthenticationForm):
         "throttled": "Too many failed attempts to log in as %(username)s. "
         "Wait %(minutes)s minutes and try again.",
     }
+
+    def __init__(self, request=None, *args, **kwargs):
+        super().__init__(request, *args, **kwargs)
+        # The skip link, not a jump into the form, comes first for keyboard users.
+        self.fields["username"].widget.attrs.pop("autofocus", None)
 
     def _address(self) -> str:
         return self.request.META.get("REMOTE_ADDR", "") if self.request else ""
@@ -88,7 +101,7 @@ class LoginForm(AuthenticationForm):
         return cleaned
 
 
-class BoundedPasswordChangeForm(PasswordChangeForm):
+class BoundedPasswordChangeForm(PlainLabels, PasswordChangeForm):
     """Django's password change form with the same length bound as everywhere else."""
 
     old_password = _password_field("Current password", "current-password")

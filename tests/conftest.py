@@ -38,6 +38,17 @@ def need(available: bool, reason: str) -> None:
         pytest.skip(reason)
 
 
+def pytest_collection_modifyitems(items):
+    """Tests that start servers get a test database even without asking for one.
+
+    pytest-django creates the test database only when some collected test is
+    marked ``django_db``; a server test must never point at the real database.
+    """
+    for item in items:
+        if "server_env" in item.fixturenames and item.get_closest_marker("django_db") is None:
+            item.add_marker(pytest.mark.django_db)
+
+
 @pytest.fixture(scope="session")
 def postgres_url() -> str:
     url = os.environ.get("DATABASE_URL", "")
@@ -67,6 +78,8 @@ def server_env(django_db_setup, django_db_blocker, postgres_url, redis_url) -> d
     """Environment for server processes: the test database and the test Redis."""
     from django.db import connection
 
+    if connection.settings_dict["NAME"] == servers.configured_database_name():
+        pytest.fail("server_env would point servers at the real database, not the test one")
     with django_db_blocker.unblock():
         database_url = servers.test_database_url(connection.settings_dict)
     return {

@@ -29,8 +29,8 @@ def env(name: str, default: str = "") -> str:
 
 
 def env_bool(name: str, default: bool = False) -> bool:
-    value = os.environ.get(name)
-    if value is None:
+    value = os.environ.get(name, "")
+    if not value.strip():
         return default
     return value.strip().lower() in {"1", "true", "yes", "on"}
 

@@ -38,6 +38,11 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def configured_database_name() -> str:
+    """The database DATABASE_URL names (the real one, which tests must leave alone)."""
+    return urlparse(os.environ["DATABASE_URL"]).path.lstrip("/")
+
+
 def test_database_url(settings_dict: dict) -> str:
     """A DATABASE_URL pointing at the database the test run is using."""
     base = urlparse(os.environ["DATABASE_URL"])
