@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import topiary as t
+from engine.errors import IllegalMove, NotationError, RecordError
 from engine.rng import Rng
 
 OPTIONS = st.builds(
@@ -130,3 +131,57 @@ def test_views_offer_the_movers_moves_and_sample_back_to_themselves(game, sample
             sample = t.sample_state(view, Rng(sample_seed))
             assert (sample.spectator_view() if seat is None else sample.view(seat)) == view
             assert tiles_everywhere(sample) == Counter(t.ALL_TILES)
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 50) | st.sampled_from(["?", "R3", "r3", "c5:S"]),
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=4), inner),
+    max_leaves=10,
+)
+
+
+def _paths(data, prefix=()):
+    yield prefix
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from _paths(value, (*prefix, key))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from _paths(value, (*prefix, i))
+
+
+def _mutated(data, path, value):
+    data = json.loads(json.dumps(data))
+    if not path:
+        return value
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return data
+
+
+@settings(max_examples=80, deadline=None)
+@given(GAMES, st.data())
+def test_any_damaged_position_or_record_is_a_clear_error_never_a_crash(game, data):
+    options, seed, moves_seed = game
+    states, moves = play(options, seed, moves_seed)
+    s = states[data.draw(st.integers(0, len(states) - 1))]
+    position = s.to_json()
+    path = data.draw(st.sampled_from(list(_paths(position))))
+    damaged = _mutated(position, path, data.draw(JSON_VALUES))
+    try:
+        t.state_from_json(damaged)
+    except NotationError as error:
+        assert "\n" not in str(error) and str(error)
+    record = t.make_record(states[0], moves, seed=seed, names=["a", "b", "c", "d"][: s.players])
+    path = data.draw(st.sampled_from(list(_paths(record))))
+    try:
+        t.replay(_mutated(record, path, data.draw(JSON_VALUES)))
+    except RecordError as error:
+        assert "\n" not in str(error) and str(error)
+    move = data.draw(st.text(max_size=14) | st.sampled_from(s.legal_moves() or ["a1:N"]))
+    try:
+        s.apply(move)
+    except IllegalMove as error:
+        assert "\n" not in str(error) and str(error)
