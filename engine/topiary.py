@@ -1115,11 +1115,6 @@ def state_from_json(data: Any) -> State:
     if phase == "play":
         _require(unplaced[to_move] > 0, f"to_move: seat {to_move} has no visitors left")
 
-    if "first_player" in data:
-        first = _seat(data["first_player"], "first_player", players)
-    else:
-        first = _derived_first_player(options, unplaced, to_move)
-
     received = passed_on = None
     pool: tuple[int, ...] = ()
     if options.draft:
@@ -1134,6 +1129,15 @@ def state_from_json(data: Any) -> State:
     else:
         _require("draft" not in data, "draft: present but the draft option is off")
         _require(phase != "draft", "phase: 'draft' but the draft option is off")
+
+    if "first_player" in data:
+        first = _seat(data["first_player"], "first_player", players)
+    elif phase == "draft":
+        # The draft runs backwards from the seat before the first player, one keep per seat.
+        kept = sum(x is not None for x in passed_on)
+        first = (to_move + 1 + kept) % players
+    else:
+        first = _derived_first_player(options, unplaced, to_move)
 
     seen: dict[int, str] = {}
     for cell in range(25):

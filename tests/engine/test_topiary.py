@@ -416,11 +416,14 @@ def test_json_round_trip_and_defaults():
     assert t.state_from_json(minimal).options == t.Options()
 
 
-def test_first_player_is_derived_when_left_out():
-    s = t.new_game(t.Options(players=3), seed=1, first_player=2).apply("c5:S")
-    data = s.to_json()
-    del data["first_player"]
-    assert t.state_from_json(data).first_player == 2
+@pytest.mark.parametrize("draft", [False, True])
+def test_first_player_is_derived_when_left_out(draft):
+    s = t.new_game(t.Options(players=3, draft=draft), seed=1, first_player=2)
+    for _ in range(4 if draft else 1):
+        s = s.apply(s.legal_moves()[0])
+        data = s.to_json()
+        del data["first_player"]
+        assert t.state_from_json(data).first_player == 2
 
 
 def _with(data: dict, path: tuple, value) -> dict:
