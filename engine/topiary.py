@@ -35,6 +35,10 @@ no take) and ``tile + 1`` for a hand tile; a draft move ``keep`` is ``-mask``, t
 the three kept tiles. Tiles are ints ``type * 5 + value - 1`` (0..39, ``TYPES`` order); a
 garden cell holds a tile face up, ``tile + 40`` face down, or ``80`` (views only) for a
 face-down tile the viewer does not know. Cells are indexed ``(rank - 1) * 5 + file``, a1 = 0.
+``children()`` gives every next state, ``perft(state, depth)`` counts the move tree and
+``sample_state(view, rng)`` deals a view's hidden tiles at random for searching bots. A
+state is a named tuple of ints and tuples (``apply_code`` builds a new one, nothing is
+copied deeply), and a line's moves are built once per hand and face-down pattern and reused.
 """
 
 from __future__ import annotations
