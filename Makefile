@@ -1,5 +1,5 @@
 # Two commands matter (see README.md): `make run` and `make test`.
-PYTHON ?= python3
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
@@ -9,17 +9,19 @@ PORT ?= 8000
 
 $(BIN)/.installed: requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -r requirements-dev.txt
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	touch $@
 
 venv: $(BIN)/.installed
 
+# The embedded default: SQLite, in-memory channel layer, Celery tasks in-process.
 run: venv
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo
 	PATH="$(CURDIR)/$(BIN):$$PATH" HOST=$(HOST) PORT=$(PORT) $(BIN)/honcho start web
 
+# Against PostgreSQL/Redis when DATABASE_URL/REDIS_URL are set; see README.md.
 test: venv
 	$(BIN)/ruff check .
 	$(BIN)/pytest

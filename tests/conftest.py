@@ -38,6 +38,17 @@ def need(available: bool, reason: str) -> None:
         pytest.skip(reason)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Where servers are required (CI), a skipped test is a failed test."""
+    report = yield
+    if services_required() and report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.outcome = "failed"
+        report.longrepr = f"skipped where every test must run (CI): {reason}"
+    return report
+
+
 def pytest_collection_modifyitems(items):
     """Tests that start servers get a test database even without asking for one.
 
