@@ -427,6 +427,25 @@ function showLine(line) {
   list.className = "puzzle-moves";
   list.replaceChildren(...moveItems(line));
   lineBox.replaceChildren(heading, list);
+  button("Play it on the board", { "data-action": "play-line" }, () => playLine(line), lineBox);
+}
+
+// Replays the revealed line move by move, so each step can be undone and looked at.
+async function playLine(line) {
+  tryAgain();
+  busy = true;
+  try {
+    for (const move of line) {
+      const reply = await post(data.urls.play, { seat: data.seat, moves: [...moves, move] });
+      moves.push(move);
+      history.push({ position: reply.position, legal: reply.legal_moves, left: reply.left });
+    }
+  } catch (error) {
+    resultBox.textContent = error.message;
+  } finally {
+    busy = false;
+    render();
+  }
 }
 
 function tryAgain() {
@@ -474,4 +493,5 @@ giveUpButton.addEventListener("click", giveUp);
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape") stepBack();
 });
+if (data.line) showLine(data.line);
 render();

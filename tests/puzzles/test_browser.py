@@ -49,6 +49,9 @@ def test_a_solver_plays_the_optimal_line_through_the_board_and_sees_solved(asgi_
     page.get_by_role("button", name="Show an optimal line").click()
     shown = page.locator("#puzzle-line li").all_inner_texts()
     assert shown == puzzle.line
+    page.click('[data-action="play-line"]')
+    page.locator(f"#puzzle-moves li >> nth={puzzle.k - 1}").wait_for()
+    assert page.locator("#puzzle-moves li").all_inner_texts() == puzzle.line
     assert not PuzzleAttempt.objects.exists()  # anonymous: judged, not stored
 
 
