@@ -45,6 +45,8 @@ MAX_DAYS_AHEAD = 90
 #: 2-player formats score a game 1 / 0 (a draw or shared win splits it).
 TWO_PLAYER_POINTS = (1, 0)
 BYE_POINTS = 1.0
+#: A game ended this long ago and still unscored lost its scoring task.
+SCORING_OVERDUE = timedelta(seconds=30)
 
 
 def _points_table(value, size: int) -> list[float]:
@@ -382,7 +384,14 @@ def _score_game(tournament: Tournament, pairing: Pairing) -> bool:
     seats = {seat.index: seat for seat in game.seats.all()}
     if game.status == Game.Status.FINISHED:
         if any(seat.rank is None for seat in seats.values()):
-            return False  # ended, not yet scored: the game_finished signal will follow
+            # Ended, not yet scored: the game_finished signal will follow, unless the
+            # worker scoring it died; then ask for the scoring again (it runs once).
+            if game.finished_at and game.finished_at < timezone.now() - SCORING_OVERDUE:
+                from games.tasks import game_score
+
+                game_id = game.pk
+                transaction.on_commit(lambda: game_score.delay(game_id))
+            return False
         places = [seats[p.seat].rank for p in pairing.players.all()]
     elif game.status == Game.Status.ABORTED:
         places = [None] * pairing.players.count()
