@@ -7,6 +7,9 @@ from that seat's engine view; spectators get the spectator view.
 
 from __future__ import annotations
 
+import asyncio
+import threading
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
@@ -28,9 +31,23 @@ def everyone_groups(game_id: int, seat_count: int) -> list[str]:
     return [seat_group(game_id, seat) for seat in range(seat_count)] + [watchers_group(game_id)]
 
 
+def _group_send(group: str, event: dict) -> None:
+    send_now = async_to_sync(get_channel_layer().group_send)
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        send_now(group, event)
+        return
+    # A synchronous caller inside a running event loop (Playwright's, in the browser tests)
+    # may not block that loop: the send runs on a thread of its own.
+    thread = threading.Thread(target=send_now, args=(group, event))
+    thread.start()
+    thread.join()
+
+
 def send(group: str, message: dict) -> None:
     """Send ``message`` (a JSON-ready frame) to every socket in ``group``."""
-    async_to_sync(get_channel_layer().group_send)(group, {"type": "frame", "frame": message})
+    _group_send(group, {"type": "frame", "frame": message})
 
 
 def game_changed(game_id: int, kind: str = "state") -> None:
@@ -43,4 +60,4 @@ def game_changed(game_id: int, kind: str = "state") -> None:
 
 def lobby_changed() -> None:
     """Tell lobby sockets the open tables changed; each fetches the tables it may see."""
-    async_to_sync(get_channel_layer().group_send)(LOBBY_GROUP, {"type": "lobby.changed"})
+    _group_send(LOBBY_GROUP, {"type": "lobby.changed"})

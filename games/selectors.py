@@ -162,6 +162,7 @@ def _table_json(game: Game, user) -> dict:
         "created_by": game.created_by.username if game.created_by else None,
         "invited": game.invited.username if game.invited else None,
         "yours": any(seat.user_id == getattr(user, "pk", None) for seat in seats),
+        "invited_you": game.invited_id is not None and game.invited_id == getattr(user, "pk", None),
         "url": reverse("games:game", args=[game.pk]),
     }
 

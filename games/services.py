@@ -576,8 +576,9 @@ def clock_check(*, game_id: int) -> Game:
 
 
 def games_sweep() -> dict:
-    """The periodic job: flag overdue clocks and queue again bot turns that hang."""
+    """The periodic job: flag overdue clocks, queue again bot turns and scorings that hang."""
     from games.tasks import bot_move
+    from games.tasks import game_score as game_score_task
 
     now = timezone.now()
     flagged = 0
@@ -593,7 +594,18 @@ def games_sweep() -> dict:
     )
     for game_id, ply in overdue:
         bot_move.delay(game_id, ply)
-    return {"flag_checked": flagged, "bots_requeued": len(overdue)}
+    unscored = list(
+        Game.objects.filter(
+            status=Game.Status.FINISHED, record__isnull=True, finished_at__lte=now - BOT_OVERDUE
+        ).values_list("pk", flat=True)
+    )
+    for game_id in unscored:
+        game_score_task.delay(game_id)
+    return {
+        "flag_checked": flagged,
+        "bots_requeued": len(overdue),
+        "scores_requeued": len(unscored),
+    }
 
 
 # --------------------------------------------------------------------------- giving up

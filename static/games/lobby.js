@@ -33,6 +33,22 @@ function seatsCell(seats) {
   return td;
 }
 
+function postButton(action, label, primary) {
+  const form = document.createElement("form");
+  form.method = "post";
+  form.action = action;
+  const token = document.createElement("input");
+  token.type = "hidden";
+  token.name = "csrfmiddlewaretoken";
+  token.value = csrf;
+  const button = document.createElement("button");
+  button.className = `button button-small${primary ? " button-primary" : ""}`;
+  button.type = "submit";
+  button.textContent = label;
+  form.append(token, button);
+  return form;
+}
+
 function actionCell(table) {
   if (table.yours) {
     const link = document.createElement("a");
@@ -41,19 +57,13 @@ function actionCell(table) {
     link.textContent = "Open";
     return cell(link);
   }
-  const form = document.createElement("form");
-  form.method = "post";
-  form.action = `/game/${table.id}/join`;
-  const token = document.createElement("input");
-  token.type = "hidden";
-  token.name = "csrfmiddlewaretoken";
-  token.value = csrf;
-  const button = document.createElement("button");
-  button.className = "button button-small button-primary";
-  button.type = "submit";
-  button.textContent = "Join";
-  form.append(token, button);
-  return cell(form);
+  if (table.invited_you) {
+    return cell(
+      postButton(`/game/${table.id}/join`, "Accept", true),
+      postButton(`/game/${table.id}/leave`, "Decline", false),
+    );
+  }
+  return cell(postButton(`/game/${table.id}/join`, "Join", true));
 }
 
 function row(table) {

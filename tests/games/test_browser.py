@@ -71,6 +71,10 @@ def test_two_players_play_a_whole_topiary_game_in_the_browser(
     ann_context, ann_page = signed_in(browser, asgi_server, ann)
     bob_context, bob_page = signed_in(browser, asgi_server, bob)
 
+    bob_page.goto(f"{asgi_server}/play/")
+    bob_page.wait_for_function(
+        "document.querySelector('#no-tables') && !document.querySelector('#tables tr')"
+    )
     ann_page.goto(f"{asgi_server}/play/")
     form = ann_page.locator("#new-table-title ~ form")
     form.locator("select[name=kind]").select_option("topiary")
@@ -78,7 +82,7 @@ def test_two_players_play_a_whole_topiary_game_in_the_browser(
     form.get_by_role("button", name="Create table").click()
     ann_page.wait_for_url("**/game/*/")
 
-    bob_page.goto(f"{asgi_server}/play/")
+    # Bob's lobby was open before the table existed: the row arrives over the lobby socket.
     row = bob_page.locator("#tables tr", has_text=ann.username)
     row.get_by_role("button", name="Join").click()
     bob_page.wait_for_url("**/game/*/")

@@ -145,3 +145,17 @@ def test_a_flagged_seat_at_a_three_player_table_is_played_by_a_bot_and_ranks_las
     ranks = game.result["ranks"]
     assert ranks[0] == 3 and sorted(ranks[1:]) in ([1, 2], [1, 1])
     assert sum(entry["seat"] == 0 for entry in game.moves) == 6
+
+
+def test_the_sweep_requeues_a_scoring_that_was_lost(celery_worker, make_player, monkeypatch):
+    ann, bob = make_player(), make_player()
+    game = live_game([ann, bob], rated=True)
+    monkeypatch.setattr(services, "_queue_score", lambda game: None)
+    services.game_resign(game_id=game.pk, user=ann)
+    monkeypatch.undo()
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.record is None
+    Game.objects.filter(pk=game.pk).update(finished_at=game.finished_at - timedelta(minutes=1))
+    assert services.games_sweep()["scores_requeued"] == 1
+    game = wait_for(game, lambda g: g.result is not None)
+    assert game.result["ranks"] == [2, 1]
