@@ -56,7 +56,10 @@ class Process:
         self.kind = kind
         self.log_path = log_dir / f"{kind}-{env.get('PORT', 'x')}.log"
         self._log = self.log_path.open("wb")
-        full_env = {**os.environ, **env, "PATH": f"{VENV_BIN}:{os.environ.get('PATH', '')}"}
+        # The test process may allow async-unsafe ORM calls for Playwright's sake; a
+        # server must keep Django's protection, as in production.
+        inherited = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+        full_env = {**inherited, **env, "PATH": f"{VENV_BIN}:{os.environ.get('PATH', '')}"}
         self.popen = subprocess.Popen(
             ["bash", "-c", "exec " + procfile_commands()[kind]],
             cwd=ROOT,
