@@ -33,6 +33,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import math
+import operator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,6 +43,8 @@ from engine.fastplay import BEATS, POSITIONS_THROUGH, line_points, move_code
 from engine.rng import Rng
 from engine.topiary import FACE_DOWN, LINES, TILE_VALUE
 
+#: Per position: the garden cells along its line, read in one call (a tuple, or one value).
+LINE_CONTENTS = tuple(operator.itemgetter(*line) for line in LINES)
 #: Visitors left to the solver by weekday (Monday = 0): easy early in the week.
 K_BY_WEEKDAY = (1, 1, 2, 2, 2, 3, 3)
 #: Candidates the generator tries before settling for the best of them.
@@ -173,11 +176,18 @@ class _Search:
         self.must_pick = state.options.must_pick
         free = set(self.free)
         self.carriers = [tuple(p for p in POSITIONS_THROUGH[c] if p in free) for c in range(25)]
+        mine_or_free = set(self.old) | free
+        # Lines that matter when a cell changes: the solver's old visitors and free positions.
+        self.through = [
+            tuple(p for p in POSITIONS_THROUGH[c] if p in mine_or_free) for c in range(25)
+        ]
         self.points = [0] * len(LINES)
         self.seen = [0] * len(LINES)
         for p in self.old + self.free:
             self.points[p], self.seen[p] = line_points(self.garden, LINES[p])
         self.taken: list[int] = []
+        self.line_cache: dict = {}
+        self.free_points = operator.itemgetter(*self.free)
         self.memo: dict[tuple, int] = {}
         self.best = -1
         self.best_path: tuple = ()
@@ -200,20 +210,26 @@ class _Search:
                 open_tiles.append((1 << i, TILE_VALUE[tile], BEATS[tile]))
         return fixed, open_tiles
 
-    def upper_bound(self) -> int:
-        """A sound bound on any final choice at this node (no further takes)."""
+    def upper_bound(self, forced: int | None = None) -> int:
+        """A sound bound on any final choice at this node (no further takes), or on those
+        that include the position ``forced``."""
         points = self.points
         fixed, open_tiles = self._hand_terms()
-        top = sorted(points[p] for p in self.free)[-self.k :]
+        if forced is None:
+            top = sorted(self.free_points(points))[-self.k :]
+        else:
+            others = sorted(points[p] for p in self.free if p != forced)
+            top = [points[forced], *others[len(others) - self.k + 1 :]]
         return (
             sum(points[p] for p in self.old) + sum(top) + fixed + sum(v for _, v, _ in open_tiles)
         )
 
-    def final_choice(self, forced: tuple[int, int] | None = None):
+    def final_choice(self, forced: tuple[int, int] | None = None, traced: bool = False):
         """The exact best final choice at this node: (score, ((position, take index or -1), ...)).
 
         ``forced`` = (position, take index or -1) must be part of the choice. Returns
-        (-1, ()) when no choice can carry every take.
+        (-1, ()) when no choice can carry every take. The choice itself is traced (and
+        returned) only when ``traced``: the search needs just the score.
         """
         k = self.k
         points, seen = self.points, self.seen
@@ -265,7 +281,7 @@ class _Search:
                     key = (n + 1, bits | hand_bits, cov if j < 0 else cov | 1 << j)
                     total = value + gain
                     if key not in grown or grown[key][0] < total:
-                        grown[key] = (total, (*chosen, (p, j)))
+                        grown[key] = (total, (*chosen, (p, j)) if traced else ())
             states = grown
         best = (-1, ())
         for (n, bits, cov), (value, chosen) in states.items():
@@ -328,9 +344,16 @@ class _Search:
             slot = hand.index(plant)
             hand[slot] = taken_tile
             garden[cell] = plant
-        saved = [(p, self.points[p], self.seen[p]) for p in POSITIONS_THROUGH[cell]]
-        for p in POSITIONS_THROUGH[cell]:
-            self.points[p], self.seen[p] = line_points(garden, LINES[p])
+        through = self.through[cell]
+        points, seen, cache = self.points, self.seen, self.line_cache
+        saved = [(p, points[p], seen[p]) for p in through]
+        for p in through:
+            # A line's score depends only on what lies along it: cache by contents.
+            contents = LINE_CONTENTS[p](garden)
+            known = cache.get(contents)
+            if known is None:
+                known = cache[contents] = line_points(garden, LINES[p])
+            points[p], seen[p] = known
         self.taken.append(cell)
         return cell, taken_tile, slot, plant, saved
 
@@ -402,7 +425,7 @@ def solve(state: topiary.State) -> Solution:
     optimal_paths = [p for p in search.optimal_nodes if _value_at(search, p) == optimum]
     path = optimal_paths[0]
     made = search.replay_path(path)
-    _, choice = search.final_choice()
+    _, choice = search.final_choice(traced=True)
     search.unwind(made)
     codes = search.line(path, choice)
     line = _check_line(state, search.seat, codes, optimum)
@@ -447,7 +470,7 @@ def _optimal_first_moves(search: _Search, optimum: int) -> set[int]:
     # The walk stands on each optimal node when it yields it.
     for path in _optimal_paths(search, (), optimum):
         for p in search.free:
-            if search.final_choice((p, -1))[0] == optimum:
+            if search.upper_bound(p) >= optimum and search.final_choice((p, -1))[0] == optimum:
                 first.add(move_code(p))
         if path:
             cell, plant = path[0]
