@@ -13,6 +13,7 @@ counted); ``read()`` parses the input JSON, called only by commands that need it
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -224,6 +225,10 @@ def main(argv: list[str] | None = None) -> int:
         message = " ".join(str(error).split())
         print(f"error: {message}", file=sys.stderr)
         return 2
-    json.dump(result, sys.stdout)
-    sys.stdout.write("\n")
+    try:
+        sys.stdout.write(json.dumps(result) + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader (``| head``) stopped early; that is not an error of ours.
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115
     return 0
