@@ -55,14 +55,20 @@ def entry_names(levels: list[str]) -> list[str]:
 
 def one_game(args: tuple) -> dict:
     """Play game ``index``; the result by lineup entry (run in a worker process)."""
-    game, levels, index, base_seed, budget = args
+    game, levels, index, base_seed, budget, iterations = args
     module = game_module(game)
     players = len(levels)
     shift = index % players
     names = entry_names(levels)
     seated = [names[(seat + shift) % players] for seat in range(players)]
     seat_levels = [levels[(seat + shift) % players] for seat in range(players)]
-    played = bots.play_game(module, seat_levels, seed=base_seed + index // players, budget=budget)
+    played = bots.play_game(
+        module,
+        seat_levels,
+        seed=base_seed + index // players,
+        budget=budget,
+        iterations=iterations,
+    )
     score = played.final.score()
     winners = score["winners"]
     totals = {seated[entry["seat"]]: entry["total"] for entry in score["scores"]}
@@ -84,13 +90,19 @@ def main() -> None:
     parser.add_argument("--bots", required=True, help="lineup, e.g. strong,greedy")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--budget", type=float, default=1.0, help="seconds per strong move")
+    parser.add_argument(
+        "--iterations", type=int, help="cap strong-bot iterations instead of the clock"
+    )
     parser.add_argument("--seed", type=int, default=1000, help="first deal's seed")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--json", type=Path, help="also write the summary here")
     options = parser.parse_args()
     levels = options.bots.split(",")
     names = entry_names(levels)
-    tasks = [(options.game, levels, i, options.seed, options.budget) for i in range(options.games)]
+    tasks = [
+        (options.game, levels, i, options.seed, options.budget, options.iterations)
+        for i in range(options.games)
+    ]
     start = time.perf_counter()
     wins = dict.fromkeys(names, 0.0)
     totals = dict.fromkeys(names, 0)
@@ -111,6 +123,7 @@ def main() -> None:
         "lineup": levels,
         "games": games,
         "budget": options.budget,
+        "iterations": options.iterations,
         "first_seed": options.seed,
         "jobs": options.jobs,
         "seconds": round(elapsed, 1),
@@ -125,7 +138,7 @@ def main() -> None:
             for name in names
         },
     }
-    if strong_seconds:
+    if strong_seconds and options.iterations is None:
         slowest = max(strong_seconds)
         summary["strong_moves"] = {
             "count": len(strong_seconds),
