@@ -120,6 +120,11 @@ function drawVisitor(svg, visitor, players, selected, onSelect) {
   group.append(el("line", { x1: x, y1: y, x2: tipX, y2: tipY, stroke: "#1c2420", "stroke-width": 3, "marker-end": "url(#arrow)" }));
   group.append(el("circle", { cx: x, cy: y, r: selected ? 11 : 9, fill: colour, stroke: "#fff", "stroke-width": 2.5 }));
   group.append(el("circle", { cx: x, cy: y, r: selected ? 13 : 11, fill: "none", stroke: "#1c2420", "stroke-width": 1 }));
+  if (selected) {
+    // The score the selected visitor makes stands beside it.
+    const label = el("text", { x: x - dx * 22, y: y - dy * 22 + 4, "text-anchor": "middle", "font-size": 13, "font-weight": 700, class: "visitor-points", fill: "#1c2420", stroke: "#fbfaf6", "stroke-width": 3, "paint-order": "stroke" }, String(visitor.points));
+    group.append(label);
+  }
   group.append(el("title", {}, `${players[visitor.seat]}: ${visitor.position}, ${visitor.points} points`));
   group.addEventListener("mouseenter", () => onSelect(visitor.position));
   svg.append(group);

@@ -5,6 +5,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.db import connection
 
+from games.history_selectors import replay_frames
 from tests.ratings.played import make_user, play_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -52,6 +53,9 @@ def test_stepping_through_a_finished_topiary_game(page, asgi_server):
     # The visitor just placed shows its sight line and what it sees.
     position = first.split(" ")[0]
     assert page.locator(f'#replay-visitors li.selected[data-position="{position}"]').count() == 1
+    (placed,) = replay_frames(game.record)["frames"][1]["visitors"]
+    beside = page.locator("svg.garden g.visitor.selected .visitor-points")
+    assert beside.text_content() == str(placed["points"])
 
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")

@@ -102,3 +102,13 @@ def test_index_shows_each_game_and_links_to_the_puzzle_boards(client):
 def test_unknown_board_is_404(client):
     assert client.get("/leaderboards/chess/").status_code == 404
     assert client.get("/leaderboards/puzzle/").status_code == 404
+
+
+def test_home_page_shows_the_top_topiary_players(client):
+    rated("ann", 1650)
+    rated("bob", 1720)
+    rated("cy", 1900, games=5)
+    page = client.get("/").content.decode()
+    panel = page.split('id="ratings-home-title"')[1].split("</section>")[0]
+    assert panel.index(">bob</a> 1720") < panel.index(">ann</a> 1650")
+    assert ">cy</a>" not in panel
