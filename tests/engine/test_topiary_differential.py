@@ -266,6 +266,74 @@ def test_random_games_agree_with_the_oracle_at_every_ply(options):
     assert positions >= SEEDS_PER_OPTION_SET * 16
 
 
+def random_position(rng: Rng) -> dict:
+    """A position built directly, not played: any deal, any face-up tiles, any visitors.
+
+    Owners are drawn freely within each seat's quota (as in puzzles, where counts differ
+    and seats without visitors are skipped); ``first_player`` is given, since uneven
+    counts do not tell who started.
+    """
+    players = rng.choice([2, 3, 4])
+    options = {
+        "players": players,
+        "corner_diagonals": rng.choice([True, False]),
+        "must_pick": rng.choice([True, False]),
+        "tiebreak": rng.choice(["later", "share"]),
+        "draft": False,
+    }
+    removed = None if players == 4 else rng.choice(oracle.TYPES)
+    tiles = [kind + value for kind in oracle.TYPES for value in "12345" if kind != removed]
+    rng.shuffle(tiles)
+    face_up_chance = rng.random()
+    garden = {}
+    for x, y in itertools.product(range(5), range(5)):
+        cell, tile = oracle.cell_name(x, y), tiles.pop()
+        garden[cell] = tile if cell == "c3" or rng.random() < face_up_chance else tile.lower()
+    hands = [[tiles.pop() for _ in range(oracle.HAND_SIZE)] for _ in range(players)]
+    unplaced = [oracle.VISITORS_EACH[players]] * players
+    free = list(oracle.all_positions(options["corner_diagonals"]))
+    rng.shuffle(free)
+    visitors = {}
+    for _ in range(rng.randbelow(sum(unplaced) + 1)):
+        owner = rng.choice([seat for seat in range(players) if unplaced[seat] > 0])
+        visitors[free.pop()] = owner
+        unplaced[owner] -= 1
+    movers = [seat for seat in range(players) if unplaced[seat] > 0]
+    return {
+        "game": "topiary",
+        "options": options,
+        "removed_type": removed,
+        "garden": oracle.garden_rows(garden),
+        "visitors": visitors,
+        "unplaced": unplaced,
+        "hands": hands,
+        "to_move": rng.choice(movers) if movers else rng.randbelow(players),
+        "phase": "play" if movers else "over",
+        "first_player": rng.randbelow(players),
+        "box": tiles,
+    }
+
+
+@pytest.mark.parametrize("batch", range(4))
+def test_random_positions_agree_with_the_oracle(batch):
+    rng = Rng(f"positions-{batch}")
+    for index in range(150):
+        position = random_position(rng)
+        context = f"batch={batch} index={index} position={json.dumps(position)}"
+        state = t.state_from_json(position)
+        assert set(state.legal_moves()) == oracle.legal_moves(position), f"moves; {context}"
+        assert state.score() == oracle.score(position), f"score; {context}"
+        if state.is_over:
+            continue
+        check_views(state, position, context, rng)
+        for move in moves_to_try(position, state.legal_moves(), rng):
+            got = engine_apply(state, move)
+            expected = oracle_apply(position, move)
+            assert (got is None) == (expected is None), f"move {move!r}; {context}"
+            if expected is not None:
+                assert normalised(got) == normalised(expected), f"after {move!r}; {context}"
+
+
 def positions_for_perft() -> list[tuple[str, dict]]:
     """Positions along seeded games: a deal, a draft, early, middle and last plies."""
     found = []
