@@ -85,7 +85,7 @@ def redis_url() -> str:
 
 
 @pytest.fixture(scope="session")
-def server_env(django_db_setup, django_db_blocker, postgres_url, redis_url) -> dict[str, str]:
+def server_env(django_db_setup, django_db_blocker, postgres_url, redis_url):
     """Environment for server processes: the test database and the test Redis."""
     from django.db import connection
 
@@ -93,12 +93,19 @@ def server_env(django_db_setup, django_db_blocker, postgres_url, redis_url) -> d
         pytest.fail("server_env would point servers at the real database, not the test one")
     with django_db_blocker.unblock():
         database_url = servers.test_database_url(connection.settings_dict)
-    return {
+    yield {
         "DATABASE_URL": database_url,
         "REDIS_URL": redis_url,
         "DEBUG": "1",
         "PYTHONUNBUFFERED": "1",
     }
+    # Every server is stopped by now, but PostgreSQL may not have ended their
+    # sessions yet, and a lingering one would stop the test database being dropped.
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
 
 
 @pytest.fixture(scope="session")
