@@ -367,8 +367,8 @@ def cli(*args: str, position: dict | None = None):
         input=None if position is None else json.dumps(position),
         capture_output=True,
         text=True,
-        check=True,
     )
+    assert done.returncode == 0, f"{args}: {done.stderr.strip()}"
     return json.loads(done.stdout)
 
 
@@ -388,6 +388,41 @@ def test_cli_moves_score_and_apply_agree_with_the_oracle():
     for move in moves_to_try(position, sorted(oracle.legal_moves(position)), rng)[:3]:
         after = cli("apply", move, position=position)
         assert normalised(after) == normalised(oracle.apply(position, move)), f"{name} {move}"
+
+
+def masked(position: dict, hands_known: set[int]) -> dict:
+    """The position as NOTATION.md writes it for a viewer: face-down cells ``?`` and every hand
+    outside ``hands_known`` ``?``."""
+    garden = oracle.garden_dict(position)
+    shown = oracle.copy_of(position)
+    shown["garden"] = oracle.garden_rows(
+        {cell: "?" if oracle.is_face_down(text) else text for cell, text in garden.items()}
+    )
+    shown["hands"] = [
+        hand if seat in hands_known else ["?"] * oracle.HAND_SIZE
+        for seat, hand in enumerate(position["hands"])
+    ]
+    for engine_only in ("box", "first_player"):
+        shown.pop(engine_only)
+    return shown
+
+
+def test_cli_scores_a_position_whose_hands_are_known_but_not_its_face_down_tiles():
+    """NOTATION.md: "Position (a full state, or one player's view of it)" has ``?`` for "face
+    down, identity unknown to the viewer", and "Score (what `score` prints for a position whose
+    hands are known)". Face-down tiles score nothing, so their identities are not needed."""
+    name, position = positions_for_perft()[3]
+    every_hand = set(range(position["options"]["players"]))
+    assert cli("score", position=masked(position, every_hand)) == oracle.score(position), name
+
+
+def test_cli_lists_the_moves_of_the_player_to_move_from_their_view():
+    """NOTATION.md: "Position (a full state, or one player's view of it)", and `moves`: "the
+    legal moves of the player to move": they need only where the face-down tiles are and the
+    mover's own hand (a ``*`` plant names no identity)."""
+    name, position = positions_for_perft()[3]
+    view = masked(position, {position["to_move"]})
+    assert set(cli("moves", position=view)) == oracle.legal_moves(position), name
 
 
 def example_files() -> list[Path]:
