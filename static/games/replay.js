@@ -289,7 +289,9 @@ function start() {
     selected = frame.move && game === "topiary" ? frame.move.split(" ")[0] : null;
     draw();
     plyLabel.textContent = `Ply ${ply} of ${last}${frame.move ? ` · ${players[frame.mover]}: ${frame.move}` : " · the deal"}`;
-    scoreBox.replaceChildren(scoreTable(frame, players, game));
+    const wrap = html("div", { class: "table-wrap" });
+    wrap.append(scoreTable(frame, players, game));
+    scoreBox.replaceChildren(wrap);
     for (const button of moveList.querySelectorAll("button")) {
       const current = Number(button.dataset.ply) === ply;
       button.toggleAttribute("aria-current", current);
