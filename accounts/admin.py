@@ -3,4 +3,9 @@ from django.contrib.auth.admin import UserAdmin
 
 from accounts.models import User
 
-admin.site.register(User, UserAdmin)
+
+@admin.register(User)
+class PlayerAdmin(UserAdmin):
+    list_display = ("username", "email", "is_bot", "bot_level", "is_staff", "date_joined")
+    list_filter = ("is_bot", "bot_level", *UserAdmin.list_filter)
+    fieldsets = (*UserAdmin.fieldsets, ("Bot", {"fields": ("is_bot", "bot_level")}))

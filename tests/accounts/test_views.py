@@ -222,3 +222,12 @@ def test_home_page_has_navigation_and_landmarks(client, alice):
     page = text(client.get("/"))
     assert 'href="/@/Alice/">Alice</a>' in page
     assert "Log in" not in page
+
+
+def test_login_follows_next_within_the_site_only(client, alice):
+    data = {"username": "alice", "password": PASSWORD}
+    response = client.post(LOGIN + "?next=/@/Alice/", data)
+    assert response["Location"] == "/@/Alice/"
+    client.post(LOGOUT)
+    response = client.post(LOGIN + "?next=https://evil.example/", data)
+    assert response["Location"] == "/"
