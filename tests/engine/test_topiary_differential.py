@@ -1,9 +1,10 @@
 """The engine against an independent referee (oracle_topiary.py) over random Topiary games.
 
-At every ply of seeded random games, for every combination of options, the engine and the
-oracle must agree on the legal moves, the score, the position after a move (and on which
-moves are refused), and what each seat's view may show. Seeds are fixed so a failure names
-the seed and ply that reproduce it.
+At every ply of seeded random games, for every combination of options, and on positions
+built directly, the engine and the oracle must agree on the legal moves, the score, the
+position after a move (and on which moves are refused), and what each seat's view may show;
+also on perft counts, the CLI's answers and the shared examples. Seeds are fixed so a failure
+names the seed and ply that reproduce it.
 """
 
 from __future__ import annotations
