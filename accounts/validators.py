@@ -7,8 +7,9 @@ from django.core.exceptions import ValidationError
 USERNAME_MIN_LENGTH = 3
 USERNAME_MAX_LENGTH = 20
 USERNAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
-# Names of the house bots: a person may not take them even while the bots do not exist yet.
-RESERVED_USERNAMES = {"randombot", "greedybot", "strongbot", "admin", "topiary"}
+# The house bots and their numbered companions (GreedyBot2, ...) keep their names even
+# before they exist, so no person can pass for a bot.
+RESERVED_USERNAME = re.compile(r"(?i)(?:(?:random|greedy|strong)bot\d*|admin|topiary)")
 
 
 def validate_username(value: str) -> None:
@@ -24,5 +25,5 @@ def validate_username(value: str) -> None:
             "and starts with a letter or digit.",
             code="username_characters",
         )
-    if value.lower() in RESERVED_USERNAMES:
+    if RESERVED_USERNAME.fullmatch(value):
         raise ValidationError("That username is reserved.", code="username_reserved")
