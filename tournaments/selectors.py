@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from ratings.models import Rating
 from tournaments import pairing as rules
 from tournaments import standings as tables
 from tournaments.models import Entry, Pairing, PairingPlayer, Tournament
@@ -21,12 +20,6 @@ Status = Tournament.Status
 def tournament_group(tournament_id: int) -> str:
     """The channel-layer group of a tournament's live page."""
     return f"tournament-{tournament_id}"
-
-
-def rating_for(user, kind: str) -> float:
-    """The player's current rating for the game (the starting value if they have none)."""
-    rating = Rating.objects.filter(user=user, kind=kind).first()
-    return rating.value if rating else Rating._meta.get_field("value").default
 
 
 def tournaments_due() -> list[int]:

@@ -19,12 +19,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import Game, GameKind
+from ratings.selectors import rating_values
 from tournaments import pairing as rules
 from tournaments.models import Entry, Pairing, PairingPlayer, Round, Tournament
 from tournaments.selectors import (
     arena_waiting,
     competitors_for,
-    rating_for,
     standings_order,
     tournament_group,
 )
@@ -267,11 +267,10 @@ def _min_players(tournament: Tournament) -> int:
 def _create_game(tournament: Tournament, pairing: Pairing, entries: list[Entry]) -> None:
     from games.services import game_create
 
-    options = {"players": len(entries)} if tournament.kind == GameKind.TOPIARY else {}
     pairing.game = game_create(
         kind=tournament.kind,
         players=[entry.user for entry in entries],
-        options=options,
+        options={},
         rated=tournament.rated,
         clock_initial=tournament.clock_initial,
         clock_increment=tournament.clock_increment,
@@ -355,8 +354,9 @@ def _start(tournament: Tournament) -> None:
         tournament.note = f"Not enough players: {len(entries)} entered."
         tournament.finished_at = now
         return
+    ratings = rating_values(user_ids=[e.user_id for e in entries], kind=tournament.kind)
     for entry in entries:
-        entry.rating = rating_for(entry.user, tournament.kind)
+        entry.rating = ratings[entry.user_id]
         entry.save(update_fields=["rating"])
     tournament.status = Tournament.Status.RUNNING
     tournament.started_at = now

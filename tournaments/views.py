@@ -23,6 +23,7 @@ def tournament_list(request):
 @login_required
 @require_POST
 def tournament_new(request):
+    """Create a tournament from the form; errors are shown beside their fields."""
     form = TournamentForm(request.POST)
     if form.is_valid():
         try:
@@ -58,6 +59,7 @@ def _page_context(request, tournament: Tournament) -> dict:
 
 
 def tournament_detail(request, tournament_id: int):
+    """A tournament's page: status, standings, rounds and the player's buttons."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     return render(request, "tournaments/detail.html", _page_context(request, tournament))
 
@@ -83,6 +85,7 @@ def _act(request, tournament_id: int, action, done: str):
 @login_required
 @require_POST
 def tournament_join(request, tournament_id: int):
+    """Join as the signed-in player."""
     return _act(
         request,
         tournament_id,
@@ -94,6 +97,7 @@ def tournament_join(request, tournament_id: int):
 @login_required
 @require_POST
 def tournament_withdraw(request, tournament_id: int):
+    """Withdraw the signed-in player."""
     return _act(
         request,
         tournament_id,
@@ -105,6 +109,7 @@ def tournament_withdraw(request, tournament_id: int):
 @login_required
 @require_POST
 def tournament_enter_bot(request, tournament_id: int):
+    """The creator enters one of the bots listed."""
     bot = User.objects.filter(username=request.POST.get("bot", ""), is_bot=True).first()
     if bot is None:
         messages.error(request, "Choose one of the bots listed.")
