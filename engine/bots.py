@@ -59,8 +59,6 @@ MARGIN_SCALE = 6.0
 HARVEST_SHIFT = 6
 WIN = 1000.0
 MAX_DEPTH = 400
-#: Topiary rollouts place at the best-looking of this many random free positions.
-ROLLOUT_SAMPLE = 1
 #: Share of the budget the strong bot plans to use; the rest absorbs the last iteration.
 BUDGET_SHARE = 0.97
 
@@ -287,7 +285,7 @@ def _topiary_strong(view, rng, budget, iterations) -> str:
     def rollout(index: int) -> float:
         table = dealer.deal(rand)
         table.play(ranked[index])
-        fastplay.playout(table, rand.random, ROLLOUT_SAMPLE)
+        fastplay.playout(table, rand.random)
         return _topiary_reward(table, seat)
 
     best = _bandit(len(ranked), rollout, start, budget, iterations)

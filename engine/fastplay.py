@@ -228,14 +228,12 @@ class Dealer:
         return table
 
 
-def playout(table: Table, rand, sample: int = 1) -> None:
+def playout(table: Table, rand) -> None:
     """Play random moves in place to the end of the game.
 
     The policy draws a free position uniformly, then one of that position's moves
     uniformly (no take, or a face-down cell of its line and one of 4 plants). One float
     drives both draws: its fractional remainder after choosing the position is uniform too.
-    With ``sample > 1`` the position is the best-looking (most points seen now) of that
-    many drawn, a cheap nudge towards how players really place.
     """
     garden = table.garden
     visitors = table.visitors
@@ -250,14 +248,6 @@ def playout(table: Table, rand, sample: int = 1) -> None:
         r = rand() * len(free)
         i = int(r)
         fraction = r - i
-        if sample > 1:
-            fraction = rand()
-            best = line_points(garden, LINES[free[i]])[0]
-            for _ in range(sample - 1):
-                j = int(rand() * len(free))
-                points = line_points(garden, LINES[free[j]])[0]
-                if points > best:
-                    i, best = j, points
         p = free[i]
         free[i] = free[-1]
         free.pop()
