@@ -24,6 +24,15 @@ ACTIONS = {
     "abort": lambda game_id, user, message: services.game_abort(game_id=game_id, user=user),
     "claim": lambda game_id, user, message: services.game_claim(game_id=game_id, user=user),
     "flag": lambda game_id, user, message: services.clock_check(game_id=game_id),
+    "takeback": lambda game_id, user, message: services.takeback_offer(
+        game_id=game_id, user=user, ply=message.get("ply")
+    ),
+    "takeback_accept": lambda game_id, user, message: services.takeback_answer(
+        game_id=game_id, user=user, accept=True
+    ),
+    "takeback_decline": lambda game_id, user, message: services.takeback_answer(
+        game_id=game_id, user=user, accept=False
+    ),
 }
 
 

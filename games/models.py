@@ -97,6 +97,11 @@ class Game(models.Model):
     deadline = models.DateTimeField(null=True, blank=True)
     # The seat to move is played by a bot (a bot user, or a stand-in for a forfeited seat).
     bot_to_move = models.BooleanField(default=False)
+    # Casual Wizards' Garden takebacks: how many so far (frames order by (takebacks, ply)),
+    # the ply a standing offer was made at, and the ply the last takeback returned to.
+    takebacks = models.PositiveIntegerField(default=0)
+    takeback_offer = models.PositiveIntegerField(null=True, blank=True)
+    takeback_ply = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         indexes = [
@@ -136,6 +141,11 @@ class Game(models.Model):
     def engine_state(self):
         """The full engine state (hidden information included: server side only)."""
         return self.engine.state_from_json(self.state)
+
+    @property
+    def allows_takebacks(self) -> bool:
+        """Takebacks are a casual Wizards' Garden extra (WIZARDS_GARDEN.md, Online extras)."""
+        return self.kind == GameKind.WIZARDS_GARDEN and not self.rated
 
     def engine_initial(self):
         """The full engine state of the deal."""

@@ -75,6 +75,19 @@ def _seat_json(game: Game, seat: Seat, now, reveal_results: bool) -> dict:
     return entry
 
 
+def _takeback_json(game: Game, viewer: int | None) -> dict | None:
+    """Takebacks open to the viewer: may they offer one, is an offer standing, who made it."""
+    if not game.allows_takebacks or game.status != Game.Status.ACTIVE or not game.moves:
+        return None
+    last = game.moves[-1]["seat"]
+    offered = game.takeback_offer == game.ply
+    return {
+        "offered_by": last if offered else None,
+        "can_offer": viewer == last and not offered and game.takeback_ply != game.ply - 1,
+        "can_answer": offered and viewer is not None and viewer != last,
+    }
+
+
 def game_payload(game: Game, seats: list[Seat], viewer: int | None, kind: str = "state") -> dict:
     """One frame for one viewer (a seat index, or None for a spectator), ``ply`` included.
 
@@ -109,6 +122,8 @@ def game_payload(game: Game, seats: list[Seat], viewer: int | None, kind: str = 
         "legal_moves": legal_moves,
         "score": score,
         "moves": [{"seat": entry["seat"], "move": entry["move"]} for entry in game.moves],
+        "takebacks": game.takebacks,
+        "takeback": _takeback_json(game, viewer),
         "can_abort": playing_seat is not None
         and game.status == Game.Status.ACTIVE
         and all(entry["seat"] != playing_seat for entry in game.moves),

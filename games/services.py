@@ -482,6 +482,7 @@ def _move_apply(game: Game, seats: list[Seat], seat: Seat, state, move: str, now
         seat.save(update_fields=["clock_ms"])
     game.moves = [*game.moves, {"seat": seat.index, "move": move, "took": took}]
     game.ply += 1
+    game.takeback_offer = None
     game.state = after.to_json()
     if after.is_over:
         _game_end(game, termination="normal", now=now)
@@ -676,6 +677,82 @@ def seat_seen(*, game_id: int, user) -> bool:
     if user is None or not user.is_authenticated:
         return False
     return bool(Seat.objects.filter(game_id=game_id, user=user).update(last_seen=timezone.now()))
+
+
+# --------------------------------------------------------------------------- takebacks
+
+
+def _takeback_checked(game: Game, seats: list[Seat], user) -> tuple[Seat, Seat]:
+    """(the seat that made the last move, the other seat); Refused if no takeback may happen."""
+    seat, _ = _seat_to_move_checked(game, seats, user)
+    if not game.allows_takebacks:
+        raise Refused("not_allowed", "takebacks are for casual Wizards' Garden games only")
+    if not game.moves:
+        raise Refused("not_allowed", "there is no move to take back")
+    last = seats[game.moves[-1]["seat"]]
+    other = next(s for s in seats if s.index != last.index)
+    if seat.index not in (last.index, other.index):
+        raise Refused("not_seated", "you are not playing in this game")
+    return last, other
+
+
+def _takeback_apply(game: Game, seats: list[Seat], now) -> None:
+    """Undo the last move: the game returns to the position before it."""
+    state = game.engine_initial()
+    for entry in game.moves[:-1]:
+        state = state.apply(entry["move"])
+    game.moves = game.moves[:-1]
+    game.ply -= 1
+    game.state = state.to_json()
+    game.takebacks += 1
+    game.takeback_offer = None
+    game.takeback_ply = game.ply
+    _turn_begin(game, seats, state, now)
+    game.save()
+    _after_commit_game(game, "takeback")
+
+
+def takeback_offer(*, game_id: int, user, ply: int) -> Game:
+    """Offer to take back your last move before the opponent moves (once per turn).
+
+    A bot opponent accepts at once; a person answers with ``takeback_answer``.
+    """
+
+    def offer(game: Game, seats: list[Seat]) -> None:
+        last, other = _takeback_checked(game, seats, user)
+        if last.user_id != user.pk:
+            raise Refused("not_allowed", "only the player who just moved may take it back")
+        if ply != game.ply:
+            raise Refused("stale", f"the game is at ply {game.ply}, your offer was for ply {ply}")
+        if game.takeback_ply == game.ply - 1:
+            raise Refused("not_allowed", "one takeback per turn: this move stands")
+        if game.takeback_offer == game.ply:
+            raise Refused("not_allowed", "your takeback offer is waiting for an answer")
+        if other.user.is_bot:
+            _takeback_apply(game, seats, timezone.now())
+            return
+        game.takeback_offer = game.ply
+        game.save(update_fields=["takeback_offer"])
+        _after_commit_game(game)
+
+    return _with_game(game_id, offer)
+
+
+def takeback_answer(*, game_id: int, user, accept: bool) -> Game:
+    """Accept or decline the opponent's standing takeback offer."""
+
+    def answer(game: Game, seats: list[Seat]) -> None:
+        _, other = _takeback_checked(game, seats, user)
+        if other.user_id != user.pk or game.takeback_offer != game.ply:
+            raise Refused("not_allowed", "there is no takeback offer for you to answer")
+        if accept:
+            _takeback_apply(game, seats, timezone.now())
+            return
+        game.takeback_offer = None
+        game.save(update_fields=["takeback_offer"])
+        _after_commit_game(game)
+
+    return _with_game(game_id, answer)
 
 
 # --------------------------------------------------------------------------- scoring

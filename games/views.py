@@ -162,7 +162,29 @@ ACTIONS = {
     "abort": lambda game_id, request: services.game_abort(game_id=game_id, user=request.user),
     "claim": lambda game_id, request: services.game_claim(game_id=game_id, user=request.user),
     "flag": lambda game_id, request: services.clock_check(game_id=game_id),
+    "takeback": lambda game_id, request: services.takeback_offer(
+        game_id=game_id, user=request.user, ply=_ply_sent(request)
+    ),
+    "takeback_accept": lambda game_id, request: services.takeback_answer(
+        game_id=game_id, user=request.user, accept=True
+    ),
+    "takeback_decline": lambda game_id, request: services.takeback_answer(
+        game_id=game_id, user=request.user, accept=False
+    ),
 }
+
+
+def _ply_sent(request: HttpRequest) -> int | None:
+    """The ply a request names, from a JSON body or a form field."""
+    try:
+        body = (
+            json.loads(request.body or b"{}")
+            if request.content_type == "application/json"
+            else request.POST
+        )
+        return int(body.get("ply"))
+    except (TypeError, ValueError):
+        return None
 
 
 @require_POST

@@ -507,6 +507,13 @@ function render() {
   $("resign").hidden = !(playing() && me && !me.forfeit);
   $("abort").hidden = !(playing() && frame.can_abort);
   $("links").hidden = frame.status !== "finished";
+  const takeback = playing() ? frame.takeback : null;
+  $("takeback").hidden = !takeback?.can_offer;
+  $("takeback-accept").hidden = !takeback?.can_answer;
+  $("takeback-decline").hidden = !takeback?.can_answer;
+  if (takeback?.offered_by !== null && takeback?.offered_by !== undefined) {
+    $("status").textContent += takeback.can_answer ? " · takeback offered to you" : " · takeback offered";
+  }
 }
 
 function choose(choice) {
@@ -534,7 +541,7 @@ function showRefusal(message) {
 
 function accept(next) {
   const wasOpen = frame.status === "open";
-  const turnChanged = next.ply !== frame.ply || next.status !== frame.status;
+  const turnChanged = compare(next, frame) !== 0 || next.status !== frame.status;
   frame = next;
   receivedAt = performance.now();
   for (const seat of frame.seats) {
@@ -557,12 +564,19 @@ async function resync() {
   if (response.ok) accept(await response.json());
 }
 
+// Frames are ordered by (takebacks, ply): a takeback lowers the ply but raises the count.
+function compare(a, b) {
+  return (a.takebacks ?? 0) - (b.takebacks ?? 0) || a.ply - b.ply;
+}
+
 function receive(message) {
   if (message.type === "state") {
-    if (message.ply >= frame.ply) accept(message);
+    if (compare(message, frame) >= 0) accept(message);
   } else if (message.type === "move") {
-    if (message.ply === frame.ply + 1) accept(message);
-    else if (message.ply > frame.ply + 1) resync();
+    if (message.takebacks === frame.takebacks && message.ply === frame.ply + 1) accept(message);
+    else if (compare(message, frame) > 0) resync();
+  } else if (message.type === "takeback") {
+    if (compare(message, frame) > 0) accept(message);
   } else if (message.type === "presence") {
     const seat = frame.seats[message.seat];
     if (seat) {
@@ -597,7 +611,7 @@ function send(message) {
   } else if (message.type === "move") {
     postAction(`/game/${gameId}/move`, { ply: message.ply, move: message.move });
   } else {
-    postAction(`/game/${gameId}/${message.type}`);
+    postAction(`/game/${gameId}/${message.type}`, message);
   }
 }
 
@@ -631,6 +645,9 @@ $("resign").addEventListener("click", () => {
 });
 $("abort").addEventListener("click", () => send({ type: "abort" }));
 $("claim").addEventListener("click", () => send({ type: "claim" }));
+$("takeback").addEventListener("click", () => send({ type: "takeback", ply: frame.ply }));
+$("takeback-accept").addEventListener("click", () => send({ type: "takeback_accept" }));
+$("takeback-decline").addEventListener("click", () => send({ type: "takeback_decline" }));
 
 setInterval(tick, 250);
 setInterval(() => {

@@ -319,3 +319,48 @@ def test_a_whole_game_is_scored_once_with_a_record_that_replays(make_player, kin
     from ratings.models import RatingChange
 
     assert RatingChange.objects.filter(game=game).count() == count
+
+
+def test_takebacks_only_in_casual_wizards_garden(make_player):
+    ann, bob = make_player(), make_player()
+    for kind, rated in (("wizards_garden", True), ("topiary", False)):
+        game = live_game([ann, bob], kind=kind, rated=rated, first_player=0)
+        ply, move = first_legal(game, ann)
+        services.move_play(game_id=game.pk, user=ann, ply=ply, move=move)
+        refused("not_allowed", services.takeback_offer, game_id=game.pk, user=ann, ply=1)
+        assert selectors.game_state_for(game.pk, ann)["takeback"] is None
+
+
+def test_a_takeback_offer_accepted_returns_the_game_to_before_the_move(make_player):
+    ann, bob = make_player(), make_player()
+    game = live_game([ann, bob], kind="wizards_garden", first_player=0)
+    ply, move = first_legal(game, ann)
+    before = snapshot(game)
+    services.move_play(game_id=game.pk, user=ann, ply=ply, move=move)
+    refused("not_allowed", services.takeback_offer, game_id=game.pk, user=bob, ply=1)
+    refused("stale", services.takeback_offer, game_id=game.pk, user=ann, ply=0)
+    services.takeback_offer(game_id=game.pk, user=ann, ply=1)
+    assert selectors.game_state_for(game.pk, bob)["takeback"]["can_answer"]
+    refused("not_allowed", services.takeback_answer, game_id=game.pk, user=ann, accept=True)
+    services.takeback_answer(game_id=game.pk, user=bob, accept=True)
+    assert snapshot(game) == before
+    assert game.takebacks == 1 and selectors.game_state_for(game.pk, ann)["legal_moves"]
+
+    services.move_play(game_id=game.pk, user=ann, ply=0, move=move)
+    reason = refused("not_allowed", services.takeback_offer, game_id=game.pk, user=ann, ply=1)
+    assert "one takeback per turn" in reason.reason
+
+
+def test_a_declined_or_overtaken_offer_changes_nothing(make_player):
+    ann, bob = make_player(), make_player()
+    game = live_game([ann, bob], kind="wizards_garden", first_player=0)
+    ply, move = first_legal(game, ann)
+    services.move_play(game_id=game.pk, user=ann, ply=ply, move=move)
+    services.takeback_offer(game_id=game.pk, user=ann, ply=1)
+    services.takeback_answer(game_id=game.pk, user=bob, accept=False)
+    assert snapshot(game)[0] == 1 and game.takeback_offer is None
+    services.takeback_offer(game_id=game.pk, user=ann, ply=1)
+    bob_ply, bob_move = first_legal(game, bob)
+    services.move_play(game_id=game.pk, user=bob, ply=bob_ply, move=bob_move)
+    refused("not_allowed", services.takeback_answer, game_id=game.pk, user=bob, accept=True)
+    assert snapshot(game)[0] == 2

@@ -174,3 +174,30 @@ async def test_no_frame_of_a_whole_game_holds_hidden_identity(make_player, redis
             checked += 1
     assert checked >= len(sockets) * len(states)
     assert latest_state(sockets[-1].frames)["result"]["ranks"]
+
+
+async def test_a_takeback_reaches_both_players_with_a_higher_takeback_count(
+    make_player, redis_layer
+):
+    ann, bob = [await database_sync_to_async(make_player)() for _ in range(2)]
+    game = await database_sync_to_async(live_game)(
+        [ann, bob], kind="wizards_garden", first_player=0
+    )
+    path = f"/ws/game/{game.pk}/"
+    ann_socket, bob_socket = [await Socket.open(path, u) for u in (ann, bob)]
+    first = await ann_socket.until(is_state(0))
+    await ann_socket.send({"type": "move", "ply": 0, "move": first["legal_moves"][0]})
+    moved = await ann_socket.until(is_state(1))
+    assert moved["takeback"]["can_offer"]
+    await ann_socket.send({"type": "takeback", "ply": 1})
+    offer = await bob_socket.until(
+        lambda f: f["type"] == "state" and (f["takeback"] or {}).get("offered_by") == 0
+    )
+    assert offer["takeback"]["can_answer"]
+    await bob_socket.send({"type": "takeback_accept"})
+    back = await ann_socket.until(lambda f: f["type"] == "takeback")
+    assert (
+        back["ply"] == 0 and back["takebacks"] == 1 and back["legal_moves"] and back["moves"] == []
+    )
+    for socket in (ann_socket, bob_socket):
+        await socket.close()
