@@ -186,6 +186,7 @@ class _Search:
         for p in self.old + self.free:
             self.points[p], self.seen[p] = line_points(self.garden, LINES[p])
         self.taken: list[int] = []
+        self.taken_tiles: list[int] = []
         self.line_cache: dict = {}
         self.free_points = operator.itemgetter(*self.free)
         self.memo: dict[tuple, int] = {}
@@ -318,10 +319,17 @@ class _Search:
         return all(assign(j, set()) for j in range(len(cells)))
 
     def takes(self) -> list[tuple[int, int | None]]:
-        """The takes open at this node: (cell, planted hand tile or None for the taken tile)."""
+        """The takes open at this node: (cell, planted hand tile or None for the taken tile).
+
+        Two takes in a row commute unless the second plants the tile the first took, so
+        commuting pairs are searched in one order only: a take at a lower cell than the
+        previous one must plant the tile that one took.
+        """
         if len(self.taken) >= self.k:
             return []
         garden = self.garden
+        last_cell, last_tile = (self.taken[-1], self.taken_tiles[-1]) if self.taken else (-1, None)
+        hand = sorted(self.hand)
         out = []
         for cell in range(25):
             if (
@@ -329,8 +337,11 @@ class _Search:
                 and self.carriers[cell]
                 and self._can_carry([*self.taken, cell])
             ):
-                out.append((cell, None))
-                out.extend((cell, tile) for tile in sorted(self.hand))
+                if cell > last_cell:
+                    out.append((cell, None))
+                    out.extend((cell, tile) for tile in hand)
+                elif last_tile in hand:
+                    out.append((cell, last_tile))
         return out
 
     def do(self, cell: int, plant: int | None):
@@ -355,6 +366,7 @@ class _Search:
                 known = cache[contents] = line_points(garden, LINES[p])
             points[p], seen[p] = known
         self.taken.append(cell)
+        self.taken_tiles.append(taken_tile)
         return cell, taken_tile, slot, plant, saved
 
     def undo(self, made) -> None:
@@ -367,6 +379,7 @@ class _Search:
             self.points[p] = pts
             self.seen[p] = mask
         self.taken.pop()
+        self.taken_tiles.pop()
 
     def key(self) -> tuple:
         """The node's transposition key: garden and hand (the taken cells follow from them)."""
@@ -463,8 +476,9 @@ def _optimal_first_moves(search: _Search, optimum: int) -> set[int]:
     """The distinct first moves of optimal solutions.
 
     A plain placement at q can come first iff some optimal final choice uses q without a
-    take. A take (cell, plant) carried by p can come first iff an optimal node below the
-    root's child (cell, plant) has an optimal final choice in which p carries that cell.
+    take. The i-th take of an optimal take sequence can come first unless it plants a tile
+    an earlier take took (it commutes with every other earlier take); carried by p, it is
+    an optimal first move iff an optimal final choice lets p carry it.
     """
     first: set[int] = set()
     # The walk stands on each optimal node when it yields it.
@@ -472,10 +486,13 @@ def _optimal_first_moves(search: _Search, optimum: int) -> set[int]:
         for p in search.free:
             if search.upper_bound(p) >= optimum and search.final_choice((p, -1))[0] == optimum:
                 first.add(move_code(p))
-        if path:
-            cell, plant = path[0]
+        for i, (cell, plant) in enumerate(path):
+            if plant is not None and plant in search.taken_tiles[:i]:
+                continue
             for p in search.carriers[cell]:
-                if search.final_choice((p, 0))[0] == optimum:
+                if move_code(p, cell, plant) not in first and (
+                    search.final_choice((p, i))[0] == optimum
+                ):
                     first.add(move_code(p, cell, plant))
     return first
 

@@ -90,6 +90,19 @@ def test_a_generated_k3_puzzle_has_a_line_that_reaches_its_optimum_and_beats_gre
         assert after.to_move == seat
 
 
+@pytest.mark.slow
+def test_k3_optimal_first_moves_are_the_first_moves_whose_k2_remainder_keeps_the_optimum():
+    # K = 2 is checked against brute force above; this lifts the check to K = 3.
+    state = random_puzzle(31, 3)
+    solution = puzzles.solve(state)
+    keeping = [
+        code
+        for code in state.move_codes()
+        if puzzles.solve(state.apply_code(code)).optimum == solution.optimum
+    ]
+    assert solution.optimal_first_moves == len(keeping)
+
+
 def test_solve_refuses_a_position_where_others_still_have_visitors():
     state = topiary.new_game(topiary.Options(), 3)
     with pytest.raises(NotationError, match="only the seat to move"):
