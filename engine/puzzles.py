@@ -20,7 +20,9 @@ tile from that visitor's line and plant a hand tile (or the one taken) in the ga
   positions such that every taken cell lies in the line of a distinct chosen position (a
   matching). Given the garden and hand, that choice is solved exactly by a small dynamic
   programme over (positions chosen, hand tiles newly scoring, takes carried).
-* Take sequences that reach the same garden and hand are transpositions: one memo entry.
+* Two takes in a row commute unless the second plants the tile the first took, so
+  commuting pairs are searched in increasing cell order only; take sequences that still
+  reach the same garden and hand are transpositions: one memo entry.
 * Branch and bound: at each node the exact final choice is computed only when a sound upper
   bound (old visitors' lines + the K best free lines + every hand tile that any line could
   justify) reaches the best score found so far, which starts at the greedy score.
