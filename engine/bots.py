@@ -295,25 +295,24 @@ def _topiary_strong(view, rng, budget, iterations) -> str:
 def _bandit(arms: int, pull, start: float, budget: float, iterations) -> int:
     """UCB1 over arms in prior order with progressive widening; the most pulled arm."""
     visits = [0] * arms
-    rewards = [0.0] * arms
+    means = [0.0] * arms
+    spread = [0.0] * arms  # 1 / sqrt(visits): the exploration term without its constant
     deadline = start + budget * BUDGET_SHARE
     clock = time.perf_counter
-    total = 0
+    total = opened = 0
     while (total < iterations) if iterations is not None else (clock() < deadline):
         width = min(arms, WIDEN_BASE + int(WIDEN_PER_SQRT * math.sqrt(total)))
-        unvisited = next((i for i in range(width) if not visits[i]), None)
-        if unvisited is not None:
-            arm = unvisited
+        if opened < width:
+            arm = opened  # arms open in prior order, each pulled once on opening
+            opened += 1
         else:
-            log_total = math.log(total)
-            arm = max(
-                range(width),
-                key=lambda i: (
-                    rewards[i] / visits[i] + EXPLORATION * math.sqrt(log_total / visits[i])
-                ),
-            )
-        rewards[arm] += pull(arm)
+            c = EXPLORATION * math.sqrt(math.log(total))
+            scores = [m + c * d for m, d in zip(means[:width], spread[:width], strict=True)]
+            arm = scores.index(max(scores))
+        reward = pull(arm)
         visits[arm] += 1
+        means[arm] += (reward - means[arm]) / visits[arm]
+        spread[arm] = 1.0 / math.sqrt(visits[arm])
         total += 1
     return max(range(arms), key=lambda i: (visits[i], -i))
 

@@ -215,8 +215,8 @@ class Dealer:
             it = iter(rest)
             tiles = [next(it) if t is None else t for t in order]
         else:
-            tiles = self.unseen[:]
-            rng.shuffle(tiles)
+            # A sort on random keys is a uniform shuffle, and several times faster here.
+            tiles = sorted(self.unseen, key=lambda _: rng.random())
         garden = table.garden
         for i, cell in enumerate(self.down_cells):
             garden[cell] = tiles[i] + FACE_DOWN
