@@ -156,14 +156,34 @@ def table_sizes(count: int, table_size: int) -> tuple[list[int], int]:
     return [], count
 
 
-def _table_cost(table: Sequence[Competitor], near_unit: int, rematch_weight: int) -> int:
+def _table_cost(table: Sequence[Competitor], rematch_weight: int) -> int:
+    """Squared score gaps of every two table-mates, plus ``rematch_weight`` per repeated pair."""
     cost = 0
     for a, b in combinations(table, 2):
         if b.id in a.opponents:
             cost += rematch_weight
         gap = _half_points(a.score) - _half_points(b.score)
-        cost += gap * gap * near_unit
+        cost += gap * gap
     return cost
+
+
+def _swaps_improve(tables: list[list[Competitor]], rematch_weight: int) -> int:
+    """Swap players between tables (in place) while a swap lowers the cost; returns the cost."""
+    costs = [_table_cost(t, rematch_weight) for t in tables]
+    improved = True
+    while improved:
+        improved = False
+        for i, j in combinations(range(len(tables)), 2):
+            for x in range(len(tables[i])):
+                for y in range(len(tables[j])):
+                    ti = [*tables[i][:x], tables[j][y], *tables[i][x + 1 :]]
+                    tj = [*tables[j][:y], tables[i][x], *tables[j][y + 1 :]]
+                    ci, cj = _table_cost(ti, rematch_weight), _table_cost(tj, rematch_weight)
+                    if ci + cj < costs[i] + costs[j]:
+                        tables[i], tables[j] = ti, tj
+                        costs[i], costs[j] = ci, cj
+                        improved = True
+    return sum(costs)
 
 
 #: How many tables the exact search may weigh before it keeps the best seating found.
@@ -175,7 +195,6 @@ def _tables_search(
     sizes: list[int],
     start: list[list[Competitor]],
     start_cost: int,
-    near_unit: int,
     rematch_weight: int,
 ) -> list[list[Competitor]]:
     """Branch and bound over every seating, from the swaps' result as the bound to beat.
@@ -198,7 +217,7 @@ def _tables_search(
                 if tried > TABLES_SEARCH_BUDGET:
                     return
                 table = [head, *mates]
-                total = cost + _table_cost(table, near_unit, rematch_weight)
+                total = cost + _table_cost(table, rematch_weight)
                 if total < best_cost:
                     taken = {c.id for c in mates}
                     extend(
@@ -243,25 +262,10 @@ def swiss_tables(competitors: Sequence[Competitor], table_size: int) -> RoundPai
         if players
         else 0
     )
-    near_unit = 1
+    # More than the score gaps of any whole seating, so repeats weigh first.
     rematch_weight = (spread * spread + 1) * table_size * table_size * (len(players) + 1)
-    costs = [_table_cost(t, near_unit, rematch_weight) for t in tables]
-    improved = True
-    while improved:
-        improved = False
-        for i, j in combinations(range(len(tables)), 2):
-            for x in range(len(tables[i])):
-                for y in range(len(tables[j])):
-                    ti = [*tables[i][:x], tables[j][y], *tables[i][x + 1 :]]
-                    tj = [*tables[j][:y], tables[i][x], *tables[j][y + 1 :]]
-                    ci = _table_cost(ti, near_unit, rematch_weight)
-                    cj = _table_cost(tj, near_unit, rematch_weight)
-                    if ci + cj < costs[i] + costs[j]:
-                        tables[i], tables[j] = ti, tj
-                        costs[i], costs[j] = ci, cj
-                        improved = True
-
-    tables = _tables_search(players, sizes, tables, sum(costs), near_unit, rematch_weight)
+    cost = _swaps_improve(tables, rematch_weight)
+    tables = _tables_search(players, sizes, tables, cost, rematch_weight)
     place = {c.id: i for i, c in enumerate(seeding_order(competitors))}
     seated = tuple(
         tuple(c.id for c in sorted(t, key=lambda c: (c.balance, place[c.id]))) for t in tables
