@@ -53,12 +53,31 @@ def _position(module: ModuleType, data: Any):
     return module.state_from_json(data)
 
 
+def _viewed_position(module: ModuleType, data: Any, needed_hands: str):
+    """A position that may be one player's view (``?``); refuses if a needed hand is unknown.
+
+    ``needed_hands`` is ``"every"`` (scoring counts every hand) or ``"the mover's"``.
+    """
+    if isinstance(data, dict) and "position" in data and "game" not in data:
+        data = data["position"]
+    if not hasattr(module, "state_from_view_json"):
+        return module.state_from_json(data)
+    state, unknown_hands = module.state_from_view_json(data)
+    needed = range(state.players) if needed_hands == "every" else [state.to_move]
+    missing = sorted(set(needed) & unknown_hands)
+    if missing:
+        seat = missing[0]
+        raise NotationError(f"hands[{seat}]: unknown ('?'), but {needed_hands} hand is needed")
+    return state
+
+
 def _score(module, args, read):
-    return _position(module, read()).score()
+    return _viewed_position(module, read(), "every").score()
 
 
 def _moves(module, args, read):
-    return _position(module, read()).legal_moves()
+    state = _viewed_position(module, read(), "the mover's")
+    return state.legal_moves() if not state.is_over else []
 
 
 def _apply(module, args, read):

@@ -1181,6 +1181,69 @@ def state_from_json(data: Any) -> State:
     )
 
 
+def state_from_view_json(data: Any) -> tuple[State, frozenset[int]]:
+    """A position that may show ``?`` (a viewer's), completed so it can be scored or moved from.
+
+    NOTATION.md lets a position be "one player's view": ``?`` for face-down identities the
+    viewer does not know and for other players' hands. Face-down tiles count 0 and never
+    block, and the move list needs only where they lie and the mover's hand, so each ``?`` is
+    filled with an unseen tile (in tile order) and the answer does not depend on the choice.
+    Also returns the seats whose hands were unknown, for callers that need a hand.
+    """
+    _require(isinstance(data, dict), "position: expected a JSON object")
+    rows, hands = data.get("garden"), data.get("hands")
+    if not (_has_unknown(rows) or _has_unknown(hands)):
+        return state_from_json(data), frozenset()
+    _require(
+        "box" not in data,
+        "box: a position with '?' cannot also list the box (it is what nobody has seen)",
+    )
+    options = Options.from_json(data.get("options", {}))
+    removed = data.get("removed_type")
+    removed_type = TYPES.index(removed) if isinstance(removed, str) and removed in TYPES else None
+    named = {
+        text[:1].upper() + text[1:]
+        for text in _json_texts(rows) + _json_texts(hands)
+        if isinstance(text, str) and text != "?"
+    }
+    unseen = iter(
+        TILE_NAMES[t] for t in options.game_tiles(removed_type) if TILE_NAMES[t] not in named
+    )
+
+    def fill(text: Any, face_down: bool) -> Any:
+        if text != "?":
+            return text
+        tile = next(unseen, None)
+        _require(tile is not None, "position: more '?' than tiles nobody has seen")
+        return tile.lower() if face_down else tile
+
+    completed = dict(data)
+    if isinstance(rows, list):
+        completed["garden"] = [
+            [fill(cell, True) for cell in row] if isinstance(row, list) else row for row in rows
+        ]
+    unknown_hands = frozenset()
+    if isinstance(hands, list):
+        unknown_hands = frozenset(
+            s for s, hand in enumerate(hands) if isinstance(hand, list) and "?" in hand
+        )
+        completed["hands"] = [
+            [fill(tile, False) for tile in hand] if isinstance(hand, list) else hand
+            for hand in hands
+        ]
+    return state_from_json(completed), unknown_hands
+
+
+def _json_texts(rows: Any) -> list:
+    if not isinstance(rows, list):
+        return []
+    return [x for row in rows if isinstance(row, list) for x in row]
+
+
+def _has_unknown(rows: Any) -> bool:
+    return "?" in _json_texts(rows)
+
+
 def _claim(seen: dict[int, str], tile: int, where: str) -> None:
     _require(tile not in seen, f"{where}: {TILE_NAMES[tile]} is also in {seen.get(tile)}")
     seen[tile] = where

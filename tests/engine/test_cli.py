@@ -139,3 +139,32 @@ def test_help_lists_the_commands():
     assert result.returncode == 0
     for name in ("score", "moves", "apply MOVE", "replay", "perft DEPTH"):
         assert name in result.stdout
+
+
+def as_seen_by(position: dict, seat: int) -> dict:
+    """The position as NOTATION.md writes a player's view: face-down cells and others' hands ?."""
+    shown = dict(position)
+    shown["garden"] = [[c if c[0].isupper() else "?" for c in row] for row in position["garden"]]
+    shown["hands"] = [h if s == seat else ["?"] * 3 for s, h in enumerate(position["hands"])]
+    return shown
+
+
+def test_moves_from_the_movers_view_are_the_moves_of_the_full_position():
+    example = load_example("topiary_moves_3p.json")
+    view = as_seen_by(example["position"], example["position"]["to_move"])
+    assert ok(engine("topiary", "moves", stdin=json.dumps(view))) == sorted(example["moves"])
+
+
+def test_score_needs_every_hand_but_not_the_face_down_identities():
+    example = load_example("topiary_finished_2p.json")
+    position = example["position"]
+    every_hand_known = dict(as_seen_by(position, 0), hands=position["hands"])
+    assert ok(engine("topiary", "score", stdin=json.dumps(every_hand_known))) == example["score"]
+    line = refused(engine("topiary", "score", stdin=json.dumps(as_seen_by(position, 0))))
+    assert line == "error: hands[1]: unknown ('?'), but every hand is needed"
+
+
+def test_moves_refuses_a_view_that_hides_the_movers_hand():
+    position = load_example("topiary_moves_3p.json")["position"]
+    line = refused(engine("topiary", "moves", stdin=json.dumps(as_seen_by(position, 0))))
+    assert line == "error: hands[1]: unknown ('?'), but the mover's hand is needed"
