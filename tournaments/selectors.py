@@ -215,6 +215,12 @@ def tournament_rounds(tournament: Tournament) -> list[dict]:
     return [{"number": number, "pairings": items} for number, items in rounds.items()]
 
 
+def current_round_number(tournament: Tournament) -> int:
+    """The number of the latest round begun (0 before the first)."""
+    latest = tournament.round_set.filter(started_at__isnull=False).order_by("-number").first()
+    return latest.number if latest else 0
+
+
 def tournament_entry_for(tournament: Tournament, user) -> Entry | None:
     """The user's entry, if they are in the tournament (withdrawn or not)."""
     if user is None or not user.is_authenticated:

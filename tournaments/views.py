@@ -50,6 +50,7 @@ def _page_context(request, tournament: Tournament) -> dict:
         "standings": selectors.tournament_standings(tournament),
         "tiebreak_names": selectors.tiebreak_names(tournament),
         "rounds": selectors.tournament_rounds(tournament),
+        "current_round": selectors.current_round_number(tournament),
         "is_creator": is_creator,
         "can_join": upcoming and entry is None,
         "can_withdraw": playing

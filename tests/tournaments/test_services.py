@@ -178,3 +178,27 @@ def test_a_withdrawn_player_is_not_paired_again_and_the_event_finishes(make_play
     assert len(standings) == 4
     # Round 1: two games; round 2: one game and a bye.
     assert sum(row.score for row in standings) == 2 + 1 + 1
+
+
+def test_a_round_robin_player_who_withdraws_loses_the_rest_by_forfeit(make_player):
+    tournament, players = start_swiss(make_player, 4, format="round_robin", rounds=None)
+    services.tournament_advance(tournament_id=tournament.pk)
+    assert Round.objects.filter(tournament=tournament).count() == 3
+    quitter = players[0]
+    services.tournament_withdraw(tournament_id=tournament.pk, user=quitter)
+    finish_round(tournament, 1)
+    services.tournament_advance(tournament_id=tournament.pk)
+
+    second = Round.objects.get(tournament=tournament, number=2)
+    forfeit = next(
+        p for p in second.pairings.all() if quitter.pk in {q.entry.user_id for q in p.players.all()}
+    )
+    assert forfeit.game is None and forfeit.scored_at is not None
+    points = {q.entry.user_id: (q.points, q.forfeit) for q in forfeit.players.all()}
+    opponent = next(pk for pk in points if pk != quitter.pk)
+    assert points == {quitter.pk: (0.0, False), opponent: (1.0, True)}
+    other = next(p for p in second.pairings.all() if p.pk != forfeit.pk)
+    assert other.game.status == Game.Status.ACTIVE
+
+    page = selectors.tournament_standings(tournament)
+    assert next(r for r in page if r.entry.user == quitter).entry.withdrawn_at is not None
