@@ -18,17 +18,21 @@ Levels
     Ties are broken with ``rng``. In a Topiary draft, greedy (and strong) keep the three
     highest values.
 ``strong``
-    Information-set Monte Carlo search. Topiary: each iteration deals the unseen tiles at
+    Topiary: information-set Monte Carlo search. Each iteration deals the unseen tiles at
     random consistently with the view (``fastplay.Dealer``), picks a root move by UCB1, plays
-    it and then random moves to the end, and scores the result for the bot (a win counts
-    most; the margin over the best other seat breaks near-ties). Root moves enter in the
-    greedy order, a few more as iterations accumulate (progressive widening), since a turn
-    can have hundreds of moves. Wizards' Garden hides nothing, so the search is plain UCT
-    from the position behind the view. The most visited move is played.
+    it and then random moves to the end, and scores the result for the bot (half for a win,
+    half for the margin over the best other seat, squashed). A turn can have hundreds of
+    moves, so root moves enter in order of their expected margin (greedy's expectation
+    minus the best rival's visible points) and a few more as iterations accumulate
+    (progressive widening). The most visited move is played.
+    Wizards' Garden hides nothing, so the determinization is the view itself; random
+    playouts there cannot tell a harvested flower from noise, so the search is
+    iterative-deepening alpha-beta on the flower lead (and the staff) instead.
 
 The strong bot stops when ``budget`` seconds have passed since the call, checking the clock
-every iteration; ``iterations`` instead caps the number of iterations and ignores the clock,
-which makes it reproducible (tests). All randomness comes from ``rng``.
+every iteration (Wizards' Garden: every 32 nodes); ``iterations`` instead caps the
+iterations (Wizards' Garden: search nodes) and ignores the clock, which makes a move
+reproducible (tests). All randomness comes from ``rng``.
 """
 
 from __future__ import annotations
@@ -52,7 +56,7 @@ EXPLORATION = 0.5
 #: Progressive widening: root moves searched after n iterations (greedy order).
 WIDEN_BASE = 6
 WIDEN_PER_SQRT = 1.0
-#: Margin (points) that counts for as much as half a win in the Topiary reward.
+#: Topiary reward: the margin term is 1 / (1 + exp(-margin / MARGIN_SCALE)).
 MARGIN_SCALE = 6.0
 #: Wizards' Garden: where a move code's harvested lines start; value of a won game (in
 #: flowers); deepest search (a game never lasts longer).
