@@ -193,7 +193,6 @@ class _Search:
         self.free_points = operator.itemgetter(*self.free)
         self.memo: dict[tuple, int] = {}
         self.best = -1
-        self.best_path: tuple = ()
         self.optimal_nodes: list[tuple] = []
 
     # -- the final choice of positions
@@ -395,9 +394,13 @@ class _Search:
         return self._visit(())
 
     def _visit(self, path: tuple) -> int:
-        key = self.key()
-        if key in self.memo:
-            return self.memo[key]
+        # Nodes where every turn has taken are most of the tree and have no children:
+        # memoising them costs more than the rare transposition saves.
+        leaf = len(self.taken) >= self.k
+        if not leaf:
+            key = self.key()
+            if key in self.memo:
+                return self.memo[key]
         value = -1
         if self.upper_bound() >= self.best:
             value, _ = self.final_choice()
@@ -406,7 +409,8 @@ class _Search:
                     self.optimal_nodes = []
                 self.best = value
                 self.optimal_nodes.append(path)
-                self.best_path = path
+        if leaf:
+            return value
         for take in self.takes():
             made = self.do(*take)
             value = max(value, self._visit((*path, take)))
@@ -502,6 +506,10 @@ def _optimal_first_moves(search: _Search, optimum: int) -> set[int]:
 def _optimal_paths(search: _Search, path: tuple, optimum: int):
     """Every take sequence (as a path from the root) ending at a node with an optimal final
     choice, walking only through nodes whose memoised subtree value is the optimum."""
+    if len(search.taken) >= search.k:
+        if search.upper_bound() >= optimum and search.final_choice()[0] == optimum:
+            yield path
+        return
     if search.memo.get(search.key()) != optimum:
         return
     value, _ = search.final_choice()
