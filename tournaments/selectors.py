@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from accounts.models import User
 from tournaments import pairing as rules
 from tournaments import standings as tables
 from tournaments.models import Entry, Pairing, PairingPlayer, Tournament
@@ -230,8 +231,6 @@ def tournament_entry_for(tournament: Tournament, user) -> Entry | None:
 
 def bots_available(tournament: Tournament) -> list:
     """Bots not yet entered, for the creator's "enter a bot" list."""
-    from accounts.models import User
-
     return list(
         User.objects.filter(is_bot=True)
         .exclude(tournament_entries__tournament=tournament)
