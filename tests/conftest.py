@@ -141,21 +141,33 @@ def celery_beat(server_env, server_logs):
     proc.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """Debian's Chromium driven by Playwright, headless."""
+    """Debian's Chromium driven by Playwright, headless.
+
+    Per module, not per session: while Playwright's sync API is alive, asyncio
+    sees a running loop in this thread, so async tests elsewhere could not run.
+    Keep asyncio tests and browser tests in separate modules.
+    """
     need(CHROMIUM.exists(), "needs Debian's chromium (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 
-    # Playwright's sync API keeps an event loop alive in this thread, which makes
-    # Django refuse ORM calls (database flushes between tests included).
+    # That same loop makes Django refuse ORM calls (database flushes between
+    # tests included) until Playwright stops.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
-        yield chromium
-        chromium.close()
+    try:
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(
+                executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+            )
+            yield chromium
+            chromium.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture
