@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import platform
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -26,6 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.machine import describe
 from engine import bots
 from engine.games import game_module
 
@@ -127,7 +127,7 @@ def main() -> None:
         "first_seed": options.seed,
         "jobs": options.jobs,
         "seconds": round(elapsed, 1),
-        "python": platform.python_version(),
+        "machine": describe(),
         "entries": {
             name: {
                 "wins": wins[name],
