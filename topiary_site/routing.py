@@ -5,7 +5,14 @@ from importlib.util import find_spec
 
 from django.conf import settings
 
-websocket_urlpatterns: list = []
-for _app in settings.LOCAL_APPS:
-    if find_spec(f"{_app}.routing") is not None:
-        websocket_urlpatterns += import_module(f"{_app}.routing").websocket_urlpatterns
+
+def collect(apps: list[str]) -> list:
+    """Every app's ``websocket_urlpatterns``, in the order of ``apps``."""
+    patterns: list = []
+    for app in apps:
+        if find_spec(f"{app}.routing") is not None:
+            patterns += import_module(f"{app}.routing").websocket_urlpatterns
+    return patterns
+
+
+websocket_urlpatterns = collect(settings.LOCAL_APPS)
