@@ -257,12 +257,12 @@ class _Search:
                 role = forced[1]
                 if role >= 0 and not carry >> role & 1:
                     return -1, ()
-                if role < 0 and not self._plain_allowed(p):
+                if role < 0 and not self.plain_allowed(p):
                     return -1, ()
                 states = {(1, hand_bits, 0 if role < 0 else 1 << role): (points[p], (forced,))}
             elif carry:
                 carriers.append((p, hand_bits, carry))
-            elif self._plain_allowed(p):
+            elif self.plain_allowed(p):
                 groups.setdefault(hand_bits, []).append(p)
         # Only the k best plain positions of each hand-bits group can be in an optimal
         # choice: any other one swaps for an unused better one of its group.
@@ -271,7 +271,7 @@ class _Search:
             group.sort(key=lambda p: -points[p])
             candidates.extend((p, hand_bits, 0) for p in group[:k])
         for p, hand_bits, carry in candidates:
-            plain = carry == 0 or self._plain_allowed(p)
+            plain = carry == 0 or self.plain_allowed(p)
             gain = points[p]
             grown = dict(states)
             for (n, bits, cov), (value, chosen) in states.items():
@@ -293,7 +293,7 @@ class _Search:
                     best = (total, chosen)
         return best
 
-    def _plain_allowed(self, p: int) -> bool:
+    def plain_allowed(self, p: int) -> bool:
         """True if a plain placement at ``p`` is legal now (``must_pick`` forbids it while
         the line holds a face-down tile)."""
         if not self.must_pick:
@@ -487,9 +487,11 @@ def _optimal_first_moves(search: _Search, optimum: int) -> set[int]:
     an optimal first move iff an optimal final choice lets p carry it.
     """
     first: set[int] = set()
+    # With must_pick a plain first move needs a line without face-down tiles *now*.
+    plain_now = [p for p in search.free if search.plain_allowed(p)]
     # The walk stands on each optimal node when it yields it.
     for path in _optimal_paths(search, (), optimum):
-        for p in search.free:
+        for p in plain_now:
             if search.upper_bound(p) >= optimum and search.final_choice((p, -1))[0] == optimum:
                 first.add(move_code(p))
         for i, (cell, plant) in enumerate(path):

@@ -64,6 +64,7 @@ def brute_force(state: topiary.State) -> tuple[int, int, int]:
         (4, 1, {"corner_diagonals": False}),
         (5, 2, {}),
         (6, 2, {"players": 3, "must_pick": True}),
+        (45, 2, {"must_pick": True}),
     ],
 )
 def test_the_solver_agrees_with_brute_force(seed, k, options):
