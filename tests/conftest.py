@@ -125,15 +125,20 @@ def asgi_server(server_env, server_logs):
     proc.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def celery_worker(server_env, server_logs):
-    """A real Celery worker process (the Procfile's ``worker``)."""
+    """A real Celery worker process (the Procfile's ``worker``).
+
+    Per module: a worker left running would also pick up tasks that other
+    modules' tests queue on purpose and expect to stay queued (a game left
+    unscored, say).
+    """
     proc = servers.start_worker(server_env, server_logs)
     yield proc
     proc.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def celery_beat(server_env, server_logs):
     """A real Celery beat process (the Procfile's ``beat``) sending the gathered schedule."""
     proc = servers.start_beat(server_env, server_logs)
