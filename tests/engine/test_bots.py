@@ -167,6 +167,20 @@ def test_fast_scoring_and_playouts_agree_with_the_rules():
         assert sorted(tiles) == sorted(state.options.game_tiles(state.removed_type))
 
 
+def test_a_table_plays_move_codes_as_the_rules_do():
+    rng = Rng(12)
+    state = topiary.new_game(topiary.Options(players=3, must_pick=True), 12)
+    table = fastplay.Table(state)
+    while not state.is_over:
+        code = rng.choice(state.move_codes())
+        table.play(code)
+        state = state.apply_code(code)
+        assert table.garden == list(state.garden)
+        assert table.visitors == list(state.visitors)
+        assert [sorted(h) for h in table.hands] == [list(h) for h in state.hands]
+        assert table.to_move == (-1 if state.is_over else state.to_move)
+
+
 def test_a_bot_game_is_reproducible_from_its_seed_and_its_record_replays():
     first = bots.play_game(topiary, ["strong", "greedy"], seed=5, iterations=50)
     second = bots.play_game(topiary, ["strong", "greedy"], seed=5, iterations=50)
