@@ -16,6 +16,8 @@ let flagSent = -1;
 // What the player has picked so far this turn (Topiary: position, cell, move; WG: cell, move).
 let pick = {};
 const awayFrom = {};
+// The Wizards' Garden board before the latest move, to show what flipped and what was harvested.
+let previousBoard = null;
 
 const SVG = "http://www.w3.org/2000/svg";
 function el(name, attrs = {}, ...children) {
@@ -182,6 +184,7 @@ function drawTopiary() {
       group.append(el("rect", { class: "sight-ring focus-ring", x: x - 3, y: y - 3, width: T + 6, height: T + 6,
         rx: 8, fill: "none" }));
       if (pick.cell === cell) group.classList.add("chosen");
+      if (lastMove()?.split(" ")[1]?.startsWith(cell)) group.classList.add("planted");
       if (!pick.cell && takeable.has(cell)) {
         group.classList.add("takeable");
         activate(group, `Take the face-down tile at ${cell}`, () => choose({ cell }));
@@ -192,7 +195,8 @@ function drawTopiary() {
   for (const [pos, seat] of Object.entries(position.visitors)) {
     const [cx, cy, dx, dy] = pawnSpot(pos);
     const colour = SEAT_COLOURS[seat];
-    const group = el("g", { class: "visitor", "data-position": pos, "data-seat": seat });
+    const latest = lastMove()?.split(" ")[0] === pos;
+    const group = el("g", { class: `visitor${latest ? " latest" : ""}`, "data-position": pos, "data-seat": seat });
     const points = seenBy(position, pos).points;
     group.append(
       el("line", { class: "arrow", x1: cx + dx * 9, y1: cy + dy * 9, x2: cx + dx * 22, y2: cy + dy * 22,
@@ -324,7 +328,12 @@ function drawWizards() {
       if (pick.cell === cell) classes.push("chosen");
       const group = el("g", { class: "bed-cell", "data-cell": cell },
         el("rect", { class: classes.join(" "), x, y, width: BED, height: BED, rx: 8 }));
+      const before = previousBoard?.[4 - r]["abcd".indexOf(f)];
+      if (before && before !== "." && seed === ".") {
+        group.append(el("circle", { class: "harvest-flash", cx: x + BED / 2, cy: y + BED / 2, r: 30 }));
+      }
       if (seed !== ".") {
+        if (before && before !== "." && before !== seed) group.classList.add("flipped");
         group.append(
           el("circle", { class: `seed-${seed}`, cx: x + BED / 2, cy: y + BED / 2, r: 28 }),
           el("circle", { class: "seed-ring", cx: x + BED / 2, cy: y + BED / 2, r: 31 }),
@@ -351,6 +360,10 @@ function wizardsChooser() {
 }
 
 // ------------------------------------------------------------------ panel and flow
+
+function lastMove() {
+  return frame.moves.length ? frame.moves[frame.moves.length - 1].move : null;
+}
 
 function seatName(index) {
   return frame.seats[index]?.username ?? `Seat ${index + 1}`;
@@ -540,6 +553,7 @@ function showRefusal(message) {
 }
 
 function accept(next) {
+  const previous = frame;
   const wasOpen = frame.status === "open";
   const turnChanged = compare(next, frame) !== 0 || next.status !== frame.status;
   frame = next;
@@ -556,6 +570,7 @@ function accept(next) {
     pick = {};
     pending = false;
   }
+  previousBoard = previous.position?.board && next.type === "move" ? previous.position.board : null;
   render();
 }
 

@@ -2,14 +2,47 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import re
+import threading
 
 from channels.db import database_sync_to_async
+from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 TILE = re.compile(r"(?<![A-Za-z0-9])([EHNOPRSW][1-5])(?![0-9])")
 KNOWN_FACE_DOWN = re.compile(r"(?<![A-Za-z0-9])([hnoprsw][1-5])(?![0-9])")
+
+
+def in_own_loop(test):
+    """Run an async test on a fresh event loop in a thread of its own.
+
+    Playwright's sync API keeps an event loop running in the main thread for the
+    rest of the session once a browser test has run, and no other loop may run there.
+    """
+
+    @functools.wraps(test)
+    def run(*args, **kwargs):
+        outcome: dict = {}
+
+        def target():
+            # A channel layer keeps locks bound to the loop it first ran on: start afresh.
+            channel_layers.backends.clear()
+            try:
+                outcome["value"] = asyncio.run(test(*args, **kwargs))
+            except BaseException as error:  # handed to the test's own thread below
+                outcome["error"] = error
+
+        thread = threading.Thread(target=target)
+        thread.start()
+        thread.join()
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome.get("value")
+
+    return run
 
 
 def session_cookie(user) -> str:

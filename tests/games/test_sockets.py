@@ -3,15 +3,24 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
+from django.utils import timezone
 
 from engine.games import game_module
 from games import services
-from games.models import Game
+from games.models import Game, Seat
 from tests.games.conftest import live_game
-from tests.games.sockets import KNOWN_FACE_DOWN, TILE, Socket, hidden_from, latest_state
+from tests.games.sockets import (
+    KNOWN_FACE_DOWN,
+    TILE,
+    Socket,
+    hidden_from,
+    in_own_loop,
+    latest_state,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]
 
@@ -40,6 +49,7 @@ async def ply_of(game: Game) -> int:
     return game.ply
 
 
+@in_own_loop
 async def test_each_player_gets_their_own_view_and_spectators_the_public_one(pair):
     ann, bob, game = pair
     path = f"/ws/game/{game.pk}/"
@@ -57,6 +67,7 @@ async def test_each_player_gets_their_own_view_and_spectators_the_public_one(pai
         await socket.close()
 
 
+@in_own_loop
 async def test_every_refusal_comes_back_with_a_reason_and_changes_nothing(pair, make_player):
     ann, bob, game = pair
     path = f"/ws/game/{game.pk}/"
@@ -95,6 +106,7 @@ async def test_every_refusal_comes_back_with_a_reason_and_changes_nothing(pair, 
         await socket.close()
 
 
+@in_own_loop
 async def test_a_player_who_drops_comes_back_to_the_current_state_and_plays_on(pair):
     ann, bob, game = pair
     path = f"/ws/game/{game.pk}/"
@@ -121,6 +133,7 @@ async def test_a_player_who_drops_comes_back_to_the_current_state_and_plays_on(p
         await socket.close()
 
 
+@in_own_loop
 async def test_a_missing_game_closes_the_socket(redis_layer):
     from channels.testing import WebsocketCommunicator
 
@@ -141,6 +154,7 @@ def take_first(moves: list[str], ply: int) -> str:
 
 
 @pytest.mark.parametrize("players", [2, 3])
+@in_own_loop
 async def test_no_frame_of_a_whole_game_holds_hidden_identity(make_player, redis_layer, players):
     users = [await database_sync_to_async(make_player)() for _ in range(players)]
     game = await database_sync_to_async(live_game)(users)
@@ -176,6 +190,7 @@ async def test_no_frame_of_a_whole_game_holds_hidden_identity(make_player, redis
     assert latest_state(sockets[-1].frames)["result"]["ranks"]
 
 
+@in_own_loop
 async def test_a_takeback_reaches_both_players_with_a_higher_takeback_count(
     make_player, redis_layer
 ):
@@ -201,3 +216,42 @@ async def test_a_takeback_reaches_both_players_with_a_higher_takeback_count(
     )
     for socket in (ann_socket, bob_socket):
         await socket.close()
+
+
+@in_own_loop
+async def test_claim_over_the_socket_once_the_opponent_is_gone_a_minute(pair):
+    ann, bob, game = pair
+    path = f"/ws/game/{game.pk}/"
+    ann_socket, bob_socket = [await Socket.open(path, u) for u in (ann, bob)]
+    await ann_socket.until(is_state(0))
+    await ann_socket.send({"type": "claim"})
+    assert (await ann_socket.until(refusal))["code"] == "not_allowed"
+    await bob_socket.close()
+    gone = await ann_socket.until(
+        lambda f: f["type"] == "presence" and f["seat"] == 1 and not f["online"]
+    )
+    assert gone["ply"] == 0
+
+    def a_minute_ago():
+        Seat.objects.filter(game=game, user=bob).update(
+            last_seen=timezone.now() - timedelta(seconds=61)
+        )
+
+    await database_sync_to_async(a_minute_ago)()
+    await ann_socket.send({"type": "claim"})
+    over = await ann_socket.until(lambda f: f["type"] == "state" and f["status"] == "finished")
+    assert over["termination"] == "gone"
+    await ann_socket.close()
+
+
+@in_own_loop
+async def test_abort_over_the_socket_before_moving(pair):
+    _ann, bob, game = pair
+    path = f"/ws/game/{game.pk}/"
+    bob_socket = await Socket.open(path, bob)
+    first = await bob_socket.until(is_state(0))
+    assert first["can_abort"]
+    await bob_socket.send({"type": "abort"})
+    aborted = await bob_socket.until(lambda f: f["type"] == "state" and f["status"] == "aborted")
+    assert aborted["termination"] == "abort" and aborted["legal_moves"] == []
+    await bob_socket.close()

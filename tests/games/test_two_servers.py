@@ -10,7 +10,7 @@ from websockets.asyncio.client import connect
 
 from games.models import Game
 from tests.games.conftest import live_game
-from tests.games.sockets import session_cookie
+from tests.games.sockets import in_own_loop, session_cookie
 from tests.support import servers
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis, pytest.mark.slow]
@@ -57,7 +57,7 @@ def test_players_on_two_server_processes_play_one_game(asgi_server, second_serve
     game = live_game([ann, bob])
     cookies = [session_cookie(ann), session_cookie(bob)]
     assert asgi_server != second_server
-    final = asyncio.run(play([asgi_server, second_server], cookies, game.pk))
+    final = in_own_loop(play)([asgi_server, second_server], cookies, game.pk)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.ply == 16
     assert [frame["you"] for frame in final] == [0, 1]
