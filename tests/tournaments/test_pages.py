@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import threading
 from datetime import timedelta
 
 import pytest
@@ -12,8 +10,8 @@ from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
 from games import services as games
-from tests.games.sockets import Socket
-from tests.tournaments.conftest import make_due, make_tournament, mover_of
+from tests.games.sockets import Socket, in_own_loop
+from tests.tournaments.conftest import make_due, make_tournament, mover_of, new_player
 from topiary_site.asgi import application
 from tournaments import services
 from tournaments.models import Tournament
@@ -163,48 +161,25 @@ def test_the_profile_lists_a_players_tournaments_with_their_place(client, make_p
     assert "No tournaments yet" in client.get(f"/@/{creator.username}/").content.decode()
 
 
-def in_own_loop(scenario) -> None:
-    """Run an async scenario on a thread of its own: Playwright's sync API, once started in
-    this session, keeps an event loop running in the main thread."""
-    failures = []
-
-    def run():
-        try:
-            asyncio.run(scenario())
-        except BaseException as error:  # re-raised in the test's thread
-            failures.append(error)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    if failures:
-        raise failures[0]
+@pytest.mark.django_db(transaction=True)
+@in_own_loop
+async def test_the_socket_tells_watchers_each_new_version(redis_url):
+    creator, player = await sync_to_async(new_player)(), await sync_to_async(new_player)()
+    tournament = await sync_to_async(make_tournament)(creator)
+    socket = await Socket.open(f"/ws/tournament/{tournament.pk}/")
+    try:
+        assert await socket.next() == {"type": "version", "version": 0}
+        await sync_to_async(services.tournament_join)(tournament_id=tournament.pk, user=player)
+        assert await socket.next() == {"type": "version", "version": 1}
+    finally:
+        await socket.close()
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_socket_tells_watchers_each_new_version(redis_url, make_player):
-    tournament = make_tournament(make_player())
-    player = make_player()
-
-    async def scenario():
-        socket = await Socket.open(f"/ws/tournament/{tournament.pk}/")
-        try:
-            assert await socket.next() == {"type": "version", "version": 0}
-            await sync_to_async(services.tournament_join)(tournament_id=tournament.pk, user=player)
-            assert await socket.next() == {"type": "version", "version": 1}
-        finally:
-            await socket.close()
-
-    in_own_loop(scenario)
-
-
-@pytest.mark.django_db(transaction=True)
-def test_the_socket_refuses_an_unknown_tournament():
-    async def scenario():
-        comm = WebsocketCommunicator(
-            application, "/ws/tournament/999999/", headers=[(b"origin", b"http://testserver")]
-        )
-        connected, code = await comm.connect(timeout=10)
-        assert not connected and code == 4404
-
-    in_own_loop(scenario)
+@in_own_loop
+async def test_the_socket_refuses_an_unknown_tournament():
+    comm = WebsocketCommunicator(
+        application, "/ws/tournament/999999/", headers=[(b"origin", b"http://testserver")]
+    )
+    connected, code = await comm.connect(timeout=10)
+    assert not connected and code == 4404
