@@ -125,11 +125,15 @@ def test_a_whole_wizards_garden_game_against_a_bot_in_the_browser(
         wait_for_status([page], lambda text: text == "Your turn" or "Game over" in text)
         if "Game over" in status(page):
             break
+        played = page.locator("#moves li").count()
         beds = page.locator("#board g.bed-cell[role=button]")
         beds.nth(turn % beds.count()).click()
         page.locator("#options button").first.click()
         page.locator("#confirm").click()
-        wait_for_status([page], lambda text: text != "Your turn")
+        # The bot may answer before a status poll sees its turn: wait for the move list instead.
+        page.wait_for_function(
+            f"document.querySelectorAll('#moves li').length > {played}", timeout=PATIENCE * 1000
+        )
         turn += 1
     wait_for_status([page], lambda text: "wins" in text or "share the win" in text)
     game = Game.objects.get()
