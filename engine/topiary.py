@@ -263,6 +263,41 @@ def _score_parts(
     return seen_sum, bonus, hand_points
 
 
+def _sight_lines(garden: tuple[int, ...], visitors: tuple[int, ...]) -> list[dict]:
+    """Each placed visitor, its line, the face-up tiles it sees and the points they make.
+
+    The readable twin of the visitor and bonus parts of ``_score_parts`` (the hot path):
+    a face-down tile is never seen and never blocks; a face-up tile is seen when it is
+    the first or higher than every tile seen before it; each type seen k >= 2 times adds k.
+    """
+    sights = []
+    for p, seat in enumerate(visitors):
+        if seat < 0:
+            continue
+        seen, top = [], 0
+        for cell in LINES[p]:
+            tile = garden[cell]
+            if tile < FACE_DOWN and TILE_VALUE[tile] > top:
+                top = TILE_VALUE[tile]
+                seen.append(tile)
+        kinds = [TILE_TYPE[t] for t in seen]
+        bonus = sum(kinds.count(k) for k in set(kinds) if kinds.count(k) >= 2)
+        sights.append(
+            {
+                "position": POSITIONS[p],
+                "seat": seat,
+                "line": [CELLS[c] for c in LINES[p]],
+                "seen": [
+                    {"cell": CELLS[c], "tile": TILE_NAMES[garden[c]]}
+                    for c in LINES[p]
+                    if garden[c] in seen
+                ],
+                "points": sum(TILE_VALUE[t] for t in seen) + bonus,
+            }
+        )
+    return sights
+
+
 def _turn_order(first_player: int, players: int) -> list[int]:
     return [(first_player + i) % players for i in range(players)]
 
@@ -639,6 +674,10 @@ class State(_Seated, _StateFields):
             "winners": _winners(totals, hand, self.first_player, self.options.tiebreak),
         }
 
+    def sight_lines(self) -> list[dict]:
+        """Each placed visitor: ``position``, ``seat``, ``line``, ``seen`` and ``points``."""
+        return _sight_lines(self.garden, self.visitors)
+
     def totals(self) -> tuple[int, ...]:
         """Each seat's total score as the position stands (fast path for search)."""
         seen, bonus, hand = _score_parts(self.garden, self.visitors, self.hands, self.players)
@@ -771,6 +810,10 @@ class View(_Frozen):
     def legal_moves(self) -> list[str]:
         """The viewer's legal moves in notation when the viewer is to move, else []."""
         return sorted(map(move_name, self.move_codes()))
+
+    def sight_lines(self) -> list[dict]:
+        """As ``State.sight_lines``: what each visitor sees is public (face-up tiles only)."""
+        return _sight_lines(self.garden, self.visitors)
 
     def public_score(self) -> dict:
         """The score as the viewer can know it now.

@@ -165,36 +165,6 @@ def game_record(game: Game) -> dict:
     )
 
 
-def sight_lines(position: dict) -> list[dict]:
-    """Each Topiary visitor of a full position: its line, the tiles it sees and its points.
-
-    A face-down tile is never seen and never blocks; a face-up tile is seen
-    when it is the first or higher than every tile seen before it
-    (TOPIARY.md, "Visible sculptures"); each type seen k >= 2 times adds k.
-    """
-    garden = {
-        f"{topiary.FILES[file]}{5 - row}": text
-        for row, cells in enumerate(position["garden"])
-        for file, text in enumerate(cells)
-    }
-    visitors = []
-    for place, seat in position["visitors"].items():
-        line = [topiary.CELLS[cell] for cell in topiary.LINES[topiary.POSITION_INDEX[place]]]
-        seen, top = [], 0
-        for cell in line:
-            tile = garden[cell]
-            if tile[0].isupper() and int(tile[1]) > top:
-                top = int(tile[1])
-                seen.append({"cell": cell, "tile": tile})
-        types = [entry["tile"][0] for entry in seen]
-        bonus = sum(types.count(t) for t in set(types) if types.count(t) >= 2)
-        points = sum(int(entry["tile"][1]) for entry in seen) + bonus
-        visitors.append(
-            {"position": place, "seat": seat, "line": line, "seen": seen, "points": points}
-        )
-    return visitors
-
-
 def replay_frames(record: dict) -> dict:
     """Everything a replay page shows, built by replaying ``record`` through the engine.
 
@@ -220,7 +190,7 @@ def replay_frames(record: dict) -> dict:
             "score": state.score(),
         }
         if module.NAME == topiary.NAME:
-            frame["visitors"] = sight_lines(position)
+            frame["visitors"] = state.sight_lines()
         frames.append(frame)
     return {
         "game": module.NAME,

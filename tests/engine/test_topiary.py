@@ -606,3 +606,35 @@ def test_sample_state_is_a_full_state_behind_the_view():
         assert again == view
         if seat == s.to_move:
             assert sample.legal_moves() == s.legal_moves()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_sight_lines_add_up_to_the_visitor_and_bonus_points_at_every_ply(players):
+    rng = Rng(players)
+    state = t.new_game(t.Options(players=players), seed=players * 7)
+    while True:
+        score = state.score()["scores"]
+        sights = state.sight_lines()
+        for seat in range(players):
+            mine = [s["points"] for s in sights if s["seat"] == seat]
+            assert sum(mine) == score[seat]["visitors"] + score[seat]["bonus"]
+        assert state.spectator_view().sight_lines() == sights
+        if state.is_over:
+            break
+        state = state.apply(rng.choice(state.legal_moves()))
+
+
+def test_sight_line_of_rulebook_example_a_sees_h3_o4_s5():
+    """TOPIARY.md example A: H3, face down, O4, H4, S5 from the visitor: sees H3, O4, S5 = 12."""
+    garden = [t.FACE_DOWN] * 25
+    for cell, tile in zip(
+        ("a5", "a4", "a3", "a2", "a1"), ("H3", "p2", "O4", "H4", "S5"), strict=True
+    ):
+        code = t.TILE_INDEX[tile.upper()]
+        garden[t.CELL_INDEX[cell]] = code + t.FACE_DOWN if tile[0].islower() else code
+    visitors = [-1] * len(t.POSITIONS)
+    visitors[t.POSITION_INDEX["a5:S"]] = 0
+    (visitor,) = t._sight_lines(tuple(garden), tuple(visitors))
+    assert visitor["line"] == ["a5", "a4", "a3", "a2", "a1"]
+    assert [s["tile"] for s in visitor["seen"]] == ["H3", "O4", "S5"]
+    assert visitor["points"] == 12

@@ -9,7 +9,7 @@ from django.utils.html import escape
 
 from engine.errors import EngineError
 from engine.games import game_module
-from games.history_selectors import replay_frames, sight_lines
+from games.history_selectors import replay_frames
 from games.models import Game
 from tests.ratings.played import make_user, play_game
 
@@ -59,24 +59,6 @@ def test_sight_lines_add_up_to_each_players_visitor_and_bonus_points(players):
             assert sum(v["points"] for v in mine) == entry["visitors"] + entry["bonus"]
         placed = frame["position"]["visitors"]
         assert {v["position"]: v["seat"] for v in frame["visitors"]} == placed
-
-
-def test_sight_line_sees_rising_face_up_tiles_only():
-    position = {
-        "garden": [
-            ["H3", ".", ".", ".", "."],
-            ["p2", ".", ".", ".", "."],
-            ["O4", ".", ".", ".", "."],
-            ["H4", ".", ".", ".", "."],
-            ["S5", ".", ".", ".", "."],
-        ],
-        "visitors": {"a5:S": 0},
-    }
-    (visitor,) = sight_lines(position)
-    # TOPIARY.md example A: H3, face down, O4, H4, S5 from the visitor: sees H3, O4, S5 = 12.
-    assert visitor["line"] == ["a5", "a4", "a3", "a2", "a1"]
-    assert [s["tile"] for s in visitor["seen"]] == ["H3", "O4", "S5"]
-    assert visitor["points"] == 12
 
 
 def test_record_download_is_the_stored_record_and_replays(client, players):
