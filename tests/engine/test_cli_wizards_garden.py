@@ -4,40 +4,19 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from engine import wizards_garden as wg
 from engine.rng import Rng
+from tests.engine.cli import ROOT, ok, refused
+from tests.engine.cli import engine as run_engine
 
-ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / ".." / "shared" / "rules" / "examples" / "wizards_garden_moves.json"
 
 
 def engine(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "engine", "wizards-garden", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-    )
-
-
-def ok(result: subprocess.CompletedProcess):
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
-
-
-def refused(result: subprocess.CompletedProcess) -> str:
-    assert result.returncode == 2
-    assert result.stdout == ""
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1
-    return lines[0]
+    return run_engine("wizards-garden", *args, stdin=stdin)
 
 
 @pytest.fixture
