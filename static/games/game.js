@@ -221,6 +221,7 @@ function drawTopiary() {
       const [cx, cy, dx, dy] = pawnSpot(pos);
       const target = el("g", { class: `target${pick.pos === pos ? " chosen" : ""}`, "data-position": pos },
         el("line", { class: "arrow", x1: cx + dx * 6, y1: cy + dy * 6, x2: cx + dx * 14, y2: cy + dy * 14 }),
+        el("circle", { class: "hit", cx, cy, r: 14 }),
         el("circle", { class: "focus-ring", cx, cy, r: 8 }));
       activate(target, `Place a visitor at ${pos}`, () => choose({ pos }));
       target.addEventListener("mouseenter", () => highlight(pos));
@@ -313,7 +314,7 @@ function wizardsMoves() {
 function drawWizards() {
   const position = frame.position;
   const size = 2 * EDGE + 4 * BED + 3 * GAP;
-  svg.setAttribute("viewBox", `0 0 ${size} ${size + 40}`);
+  svg.setAttribute("viewBox", `0 0 ${size} ${size + 56}`);
   const layer = el("g");
   svg.replaceChildren(layer);
   const moves = myTurn() ? wizardsMoves() : [];
@@ -345,8 +346,10 @@ function drawWizards() {
     }
   }
   const staff = position.staff === null ? "beside the board" : `with ${seatName(position.staff)}`;
-  layer.append(el("text", { class: "board-note", x: EDGE, y: size + 22 },
-    `Basket: ${position.basket} seeds · Wizard's Staff: ${staff}`));
+  layer.append(
+    el("text", { class: "board-note", x: EDGE, y: size + 16 }, `Basket: ${position.basket} seeds`),
+    el("text", { class: "board-note", x: EDGE, y: size + 40 }, `Wizard's Staff: ${staff}`),
+  );
 }
 
 function wizardsChooser() {
@@ -400,7 +403,7 @@ function drawPlayers() {
     if (playing() && frame.to_move === seat.index) li.classList.add("to-move");
     const swatch = document.createElement("span");
     swatch.className = "swatch";
-    swatch.style.background = kind === "topiary" ? SEAT_COLOURS[seat.index] : "transparent";
+    swatch.style.background = SEAT_COLOURS[seat.index];
     const name = document.createElement("span");
     name.className = "name";
     name.textContent = seat.username ?? "free seat";
