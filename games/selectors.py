@@ -129,6 +129,7 @@ def game_payload(game: Game, seats: list[Seat], viewer: int | None, kind: str = 
         and all(entry["seat"] != playing_seat for entry in game.moves),
         "clocks": _clocks(game, seats, to_move, now),
         "deadline": _epoch_ms(game.deadline),
+        "server_time": _epoch_ms(now),
         "termination": game.termination or None,
         "result": game.result if finished else None,
     }

@@ -383,12 +383,17 @@ function myTurn() {
 
 function clockText(ms) {
   const total = Math.max(0, Math.ceil(ms / 1000));
+  if (total >= 3600) return `${Math.floor(total / 3600)}h ${String(Math.floor((total % 3600) / 60)).padStart(2, "0")}m`;
   const minutes = Math.floor(total / 60);
   const seconds = String(total % 60).padStart(2, "0");
   return `${minutes}:${seconds}`;
 }
 function remaining(index) {
   const clocks = frame.clocks;
+  if (!clocks && frame.deadline && playing() && frame.to_move === index) {
+    // Days per move: the mover's time runs to the deadline (server time at receipt).
+    return frame.deadline - frame.server_time - (performance.now() - receivedAt);
+  }
   if (!clocks || clocks.ms[index] === null) return null;
   const running = clocks.running === index;
   return clocks.ms[index] - (running ? performance.now() - receivedAt : 0);
@@ -454,9 +459,10 @@ function tick() {
     const index = Number(node.dataset.seat);
     const ms = remaining(index);
     node.textContent = ms === null ? "" : clockText(ms);
-    node.classList.toggle("running", frame.clocks?.running === index);
+    const running = playing() && (frame.clocks ? frame.clocks.running : frame.to_move) === index;
+    node.classList.toggle("running", ms !== null && running);
     node.classList.toggle("low", ms !== null && ms < 20000);
-    if (ms !== null && ms <= 0 && playing() && frame.clocks.running === index && flagSent !== frame.ply) {
+    if (ms !== null && ms <= 0 && running && flagSent !== frame.ply) {
       flagSent = frame.ply;
       send({ type: "flag" });
     }
