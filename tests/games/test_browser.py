@@ -89,9 +89,17 @@ def test_two_players_play_a_whole_topiary_game_in_the_browser(
     game = Game.objects.get()
     assert game.status == Game.Status.ACTIVE
 
+    watcher_context = browser.new_context(viewport={"width": 800, "height": 900})
+    watcher = watcher_context.new_page()
+    watcher.goto(f"{asgi_server}/game/{game.pk}/")
+
     pages = [ann_page, bob_page]
     for turn in range(16):
         mover = wait_for_status(pages, lambda text: text == "Your turn")
+        if turn == 5:
+            # A reload mid-game comes back to the current state and plays on.
+            pages[mover].reload()
+            wait_for_status([pages[mover]], lambda text: text == "Your turn")
         play_topiary_turn(pages[mover], turn)
         wait_for_status([pages[mover]], lambda text: "Game over" in text or "to move" in text)
 
@@ -103,8 +111,12 @@ def test_two_players_play_a_whole_topiary_game_in_the_browser(
     assert moves.count() == 16
     assert all(entry["seat"] in (0, 1) for entry in game.moves)
     assert bob_page.locator("#board .visitor").count() == 16
-    ann_context.close()
-    bob_context.close()
+    # The spectator followed every move live and never had a hand to see.
+    wait_for_status([watcher], lambda text: "wins" in text or "share the win" in text)
+    assert watcher.locator("#moves li").count() == 16
+    assert watcher.locator("#hand").is_hidden()
+    for context in (ann_context, bob_context, watcher_context):
+        context.close()
 
 
 def test_a_whole_wizards_garden_game_against_a_bot_in_the_browser(

@@ -255,3 +255,30 @@ async def test_abort_over_the_socket_before_moving(pair):
     aborted = await bob_socket.until(lambda f: f["type"] == "state" and f["status"] == "aborted")
     assert aborted["termination"] == "abort" and aborted["legal_moves"] == []
     await bob_socket.close()
+
+
+@in_own_loop
+async def test_the_lobby_socket_sends_the_tables_again_when_one_opens(make_player, redis_layer):
+    from channels.testing import WebsocketCommunicator
+
+    from topiary_site.asgi import application
+
+    ann = await database_sync_to_async(make_player)()
+    lobby = WebsocketCommunicator(
+        application, "/ws/lobby/", headers=[(b"origin", b"http://testserver")]
+    )
+    assert (await lobby.connect(timeout=10))[0]
+    assert await lobby.receive_json_from(timeout=20) == {"type": "tables", "tables": []}
+    table = await database_sync_to_async(services.table_create)(
+        user=ann,
+        kind="topiary",
+        players=4,
+        rated=False,
+        clock_initial=180,
+        clock_increment=2,
+        correspondence_days=None,
+    )
+    listed = await lobby.receive_json_from(timeout=20)
+    assert [t["id"] for t in listed["tables"]] == [table.pk]
+    assert listed["tables"][0]["seats"][0]["username"] == ann.username
+    await lobby.disconnect()
