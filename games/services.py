@@ -220,7 +220,7 @@ def challenge_create(
     )
 
 
-def bot_for(level: str, *, besides=()):
+def bot_pick(level: str, *, besides=()):
     """A bot playing at ``level`` who is not one of ``besides``: the house bot first.
 
     A table of several bots of one level gets numbered companions of the house
@@ -263,7 +263,7 @@ def bot_game_create(
     _check_human(user)
     seated = [user]
     for _ in range(players - 1):
-        seated.append(bot_for(level, besides=seated))
+        seated.append(bot_pick(level, besides=seated))
     return game_create(
         kind=kind,
         players=seated,
@@ -371,7 +371,7 @@ def table_fill_with_bots(*, game_id: int, user, level: str) -> Game:
         seated = [seat.user for seat in seats if seat.user is not None]
         bots = []
         for _ in range(len(seats) - len(seated)):
-            bots.append(bot_for(level, besides=seated + bots))
+            bots.append(bot_pick(level, besides=seated + bots))
         _seat_fill(game, seats, bots)
 
     return _with_game(game_id, fill)
