@@ -15,9 +15,9 @@ from engine.errors import IllegalMove
 from engine.fastplay import hand_points, line_points
 from engine.rng import Rng
 from engine.topiary import LINES
+from tests.engine import EXAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = Path("/work/shared/rules/examples")
 
 TOPIARY_TABLES = [
     {"players": 2},

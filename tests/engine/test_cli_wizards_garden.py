@@ -9,21 +9,21 @@ import pytest
 
 from engine import wizards_garden as wg
 from engine.rng import Rng
-from tests.engine.cli import ROOT, ok, refused
+from tests.engine import EXAMPLES, load_example
 from tests.engine.cli import engine as run_engine
-
-EXAMPLE = ROOT / ".." / "shared" / "rules" / "examples" / "wizards_garden_moves.json"
+from tests.engine.cli import ok, refused
 
 
 def engine(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
     return run_engine("wizards-garden", *args, stdin=stdin)
 
 
+EXAMPLE = EXAMPLES / "wizards_garden_moves.json"
+
+
 @pytest.fixture
 def example() -> dict:
-    if not EXAMPLE.exists():
-        pytest.skip(f"the shared examples are not beside the checkout: {EXAMPLE}")
-    return json.loads(EXAMPLE.read_text())
+    return load_example("wizards_garden_moves.json")
 
 
 def test_moves_of_the_example_file(example):

@@ -21,10 +21,10 @@ import pytest
 from engine import topiary as t
 from engine.errors import IllegalMove
 from engine.rng import Rng
+from tests.engine import EXAMPLES
 from tests.engine import oracle_topiary as oracle
 
 REPO = Path(__file__).resolve().parents[2]
-EXAMPLES = REPO.parent / "shared" / "rules" / "examples"
 TILE = re.compile(r"^[EHNOPRSW][1-5]$", re.IGNORECASE)
 
 OPTION_SETS = [
@@ -427,10 +427,9 @@ def test_cli_lists_the_moves_of_the_player_to_move_from_their_view():
 
 
 def example_files() -> list[Path]:
-    return sorted(EXAMPLES.glob("topiary_*.json")) if EXAMPLES.is_dir() else []
+    return sorted(EXAMPLES.glob("topiary_*.json"))
 
 
-@pytest.mark.skipif(not EXAMPLES.is_dir(), reason=f"no shared examples at {EXAMPLES}")
 @pytest.mark.parametrize("path", example_files(), ids=lambda p: p.stem)
 def test_shared_examples_agree_with_both(path):
     example = json.loads(path.read_text())

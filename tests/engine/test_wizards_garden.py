@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from pathlib import Path
 
 import pytest
 
 from engine import wizards_garden as wg
 from engine.errors import EngineError, IllegalMove, NotationError, RecordError
 from engine.rng import Rng
-
-EXAMPLES = Path(__file__).resolve().parents[2] / ".." / "shared" / "rules" / "examples"
+from tests.engine import load_example
 
 
 def position_json(
@@ -53,10 +51,7 @@ def flowers(state: wg.State) -> list[dict]:
 
 
 def example(name: str) -> dict:
-    path = EXAMPLES / name
-    if not path.exists():
-        pytest.skip(f"the shared examples are not beside the checkout: {path}")
-    return json.loads(path.read_text())
+    return load_example(name)
 
 
 # Setup
