@@ -73,7 +73,8 @@ def _presence(game_id: int, user, online: bool) -> None:
 
 
 def _pong(game_id: int, user) -> dict:
-    services.seat_seen(game_id=game_id, user=user)
+    # A heartbeat also says "online" to everyone: another tab of this player may have closed.
+    _presence(game_id, user, True)
     ply = Game.objects.filter(pk=game_id).values_list("ply", flat=True).first()
     return {"type": "pong", "ply": ply}
 

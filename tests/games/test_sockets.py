@@ -282,3 +282,22 @@ async def test_the_lobby_socket_sends_the_tables_again_when_one_opens(make_playe
     assert [t["id"] for t in listed["tables"]] == [table.pk]
     assert listed["tables"][0]["seats"][0]["username"] == ann.username
     await lobby.disconnect()
+
+
+@in_own_loop
+async def test_a_heartbeat_from_a_second_tab_shows_the_player_online_again(pair):
+    ann, bob, game = pair
+    path = f"/ws/game/{game.pk}/"
+    bob_socket = await Socket.open(path, bob)
+    first_tab, second_tab = [await Socket.open(path, ann) for _ in range(2)]
+    await first_tab.close()
+    left = await bob_socket.until(
+        lambda f: f["type"] == "presence" and f["seat"] == 0 and not f["online"]
+    )
+    assert left["ply"] == 0
+    await second_tab.send({"type": "ping"})
+    assert await second_tab.until(lambda f: f["type"] == "pong") == {"type": "pong", "ply": 0}
+    back = await bob_socket.until(lambda f: f["type"] == "presence" and f["seat"] == 0)
+    assert back["online"] is True
+    for socket in (second_tab, bob_socket):
+        await socket.close()
