@@ -132,7 +132,7 @@ class Game(models.Model):
     def time_control(self) -> str:
         """The time control as people say it: ``5+3`` or ``1 day``."""
         if self.is_live:
-            return f"{self.clock_initial // 60}+{self.clock_increment or 0}"
+            return f"{self.clock_initial / 60:g}+{self.clock_increment or 0}"
         if self.correspondence_days:
             days = self.correspondence_days
             return f"{days} day{'s' if days != 1 else ''}"
