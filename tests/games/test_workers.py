@@ -159,3 +159,16 @@ def test_the_sweep_requeues_a_scoring_that_was_lost(celery_worker, make_player, 
     assert services.games_sweep()["scores_requeued"] == 1
     game = wait_for(game, lambda g: g.result is not None)
     assert game.result["ranks"] == [2, 1]
+
+
+def test_beat_flags_a_clock_that_ran_out_with_nobody_watching(
+    celery_worker, celery_beat, make_player
+):
+    ann, bob = make_player(), make_player()
+    game = live_game([ann, bob], first_player=1, rated=True)
+    Game.objects.filter(pk=game.pk).update(
+        deadline=game.deadline - timedelta(seconds=301),
+        turn_started_at=game.turn_started_at - timedelta(seconds=301),
+    )
+    game = wait_for(game, lambda g: g.result is not None)
+    assert game.termination == "time" and game.result["winners"] == [0]
