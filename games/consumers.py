@@ -67,7 +67,13 @@ def _presence(game_id: int, user, online: bool) -> None:
         return
     game, seats = selectors.game_with_seats(game_id)
     seat = selectors.seat_of(seats, user)
-    frame = {"type": "presence", "ply": game.ply, "seat": seat.index, "online": online}
+    frame = {
+        "type": "presence",
+        "ply": game.ply,
+        "takebacks": game.takebacks,
+        "seat": seat.index,
+        "online": online,
+    }
     for group in live.everyone_groups(game_id, len(seats)):
         live.send(group, frame)
 
@@ -75,8 +81,8 @@ def _presence(game_id: int, user, online: bool) -> None:
 def _pong(game_id: int, user) -> dict:
     # A heartbeat also says "online" to everyone: another tab of this player may have closed.
     _presence(game_id, user, True)
-    ply = Game.objects.filter(pk=game_id).values_list("ply", flat=True).first()
-    return {"type": "pong", "ply": ply}
+    ply, takebacks = Game.objects.filter(pk=game_id).values_list("ply", "takebacks").first()
+    return {"type": "pong", "ply": ply, "takebacks": takebacks}
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):

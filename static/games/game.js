@@ -608,8 +608,10 @@ function receive(message) {
       if (message.online) delete awayFrom[message.seat];
       else awayFrom[message.seat] = performance.now();
     }
-    if (message.ply > frame.ply) resync();
+    if (compare(message, frame) > 0) resync();
     else drawPlayers();
+  } else if (message.type === "pong") {
+    if (compare(message, frame) > 0) resync();
   } else if (message.type === "refused") {
     pending = false;
     showRefusal(message.reason);

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
 from django.test import Client
 
 from games.models import Game
+from tests.games.conftest import live_game
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -152,3 +154,41 @@ def test_a_whole_wizards_garden_game_against_a_bot_in_the_browser(
     assert game.status == Game.Status.FINISHED and game.termination == "normal"
     assert game.record and turn == sum(entry["seat"] == 0 for entry in game.moves)
     context.close()
+
+
+def test_a_page_that_misses_a_frame_resyncs_over_http(browser, asgi_server, make_player):
+    ann, bob, cat = make_player(), make_player(), make_player()
+    game = live_game([ann, bob, cat], first_player=0)
+    pages = []
+    for user in (ann, bob, cat):
+        context, page = signed_in(browser, asgi_server, user)
+        pages.append((context, page))
+    cat_page = pages[2][1]
+    dropped, fetched = [], []
+
+    def lose_the_first_move(route):
+        server = route.connect_to_server()
+
+        def to_page(message):
+            frame = json.loads(message)
+            if frame["type"] == "move" and frame["ply"] == 1 and not dropped:
+                dropped.append(frame["ply"])
+                return
+            route.send(message)
+
+        server.on_message(to_page)
+
+    cat_page.route_web_socket("**/ws/game/**", lose_the_first_move)
+    cat_page.on("request", lambda request: fetched.append(request.url))
+    for _, page in pages:
+        page.goto(f"{asgi_server}/game/{game.pk}/")
+    for turn in range(2):
+        mover = pages[turn][1]
+        wait_for_status([mover], lambda text: text == "Your turn")
+        play_topiary_turn(mover, turn)
+    wait_for_status([cat_page], lambda text: text == "Your turn")
+    assert dropped == [1]
+    assert any(url.endswith(f"/game/{game.pk}/state.json") for url in fetched)
+    assert cat_page.locator("#moves li").count() == 2
+    for context, _ in pages:
+        context.close()
