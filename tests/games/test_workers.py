@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import re
+import signal
+import subprocess
 import time
 from datetime import timedelta
 
@@ -172,3 +176,46 @@ def test_beat_flags_a_clock_that_ran_out_with_nobody_watching(
     )
     game = wait_for(game, lambda g: g.result is not None)
     assert game.termination == "time" and game.result["winners"] == [0]
+
+
+def _pool_children(worker) -> list[int]:
+    """The pids of the worker's pool processes (the ones that run tasks)."""
+    found = subprocess.run(
+        ["pgrep", "-P", str(worker.popen.pid)], capture_output=True, text=True, check=False
+    )
+    return [int(pid) for pid in found.stdout.split()]
+
+
+def test_a_bot_task_whose_worker_process_dies_runs_again(celery_worker, make_player):
+    human = make_player()
+    seen = len(celery_worker.log())
+    game = services.bot_game_create(
+        user=human,
+        kind="wizards_garden",
+        level="strong",
+        rated=False,
+        clock_initial=None,
+        clock_increment=None,
+        correspondence_days=3,
+    )
+    if not game.bot_to_move:
+        frame = selectors.game_state_for(game.pk, human)
+        services.move_play(game_id=game.pk, user=human, ply=0, move=frame["legal_moves"][0])
+    received = re.compile(r"Task games\.tasks\.bot_move\[([0-9a-f-]+)\] received")
+    deadline = time.monotonic() + PATIENCE
+    while not (match := received.search(celery_worker.log()[seen:])):
+        assert time.monotonic() < deadline, "the worker never received the bot's task"
+        time.sleep(0.02)
+    # The strong bot thinks for its whole budget: kill the pool while it does.
+    for pid in _pool_children(celery_worker):
+        os.kill(pid, signal.SIGKILL)
+    task_id = match[1]
+    done = re.compile(rf"Task games\.tasks\.bot_move\[{task_id}\] succeeded")
+    while not done.search(celery_worker.log()[seen:]):
+        assert time.monotonic() < deadline, "the bot's task was not run again"
+        time.sleep(0.1)
+    log = celery_worker.log()[seen:]
+    assert "WorkerLostError" in log
+    assert len(re.findall(rf"bot_move\[{task_id}\] received", log)) == 2
+    game.refresh_from_db()
+    assert any(entry["seat"] == 1 for entry in game.moves)
