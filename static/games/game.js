@@ -244,7 +244,8 @@ function topiaryChooser() {
   const position = frame.position;
   const options = [];
   if (position.phase === "draft") {
-    return { prompt: "Keep three tiles", options: frame.legal_moves.map((move) => [move, { move }]) };
+    const kept = pick.keep ?? [];
+    return { prompt: `Choose the three tiles to keep (${kept.length} of 3 chosen)`, options };
   }
   const moves = topiaryMoves();
   if (!pick.pos) return { prompt: "Choose where your visitor stands", options };
@@ -269,10 +270,36 @@ function tileLabel(code) {
   return `${TYPES[code[0]][0]} ${code[1]}`;
 }
 
+function draftPool() {
+  // In a draft, the tiles to choose from: your hand and what was passed to you.
+  const received = frame.position.draft?.received?.[frame.you] ?? [];
+  return [...frame.position.hands[frame.you], ...received];
+}
+
+function toggleKeep(code) {
+  const kept = pick.keep ?? [];
+  const keep = kept.includes(code) ? kept.filter((tile) => tile !== code) : [...kept, code].slice(-3);
+  const wanted = [...keep].sort().join(" ");
+  const move = frame.legal_moves.find((m) => m.split(" ").slice(1).sort().join(" ") === wanted);
+  pick = { keep, move: keep.length === 3 ? move : undefined };
+  render();
+}
+
 function drawHand() {
   const hand = frame.position && frame.you !== null && kind === "topiary" ? frame.position.hands[frame.you] : null;
   $("hand").hidden = !hand;
   if (!hand) return;
+  if (frame.position.phase === "draft" && myTurn()) {
+    $("hand-tiles").replaceChildren(...draftPool().map((code) => {
+      const button = handTile(code);
+      button.disabled = false;
+      button.classList.add("offered");
+      button.setAttribute("aria-pressed", String((pick.keep ?? []).includes(code)));
+      button.addEventListener("click", () => toggleKeep(code));
+      return button;
+    }));
+    return;
+  }
   const offered = new Map(
     myTurn() && pick.cell && !pick.move
       ? topiaryMoves().filter((m) => m.pos === pick.pos && m.cell === pick.cell && m.plant !== "*")
@@ -280,20 +307,25 @@ function drawHand() {
       : [],
   );
   $("hand-tiles").replaceChildren(...hand.map((code) => {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "hand-tile";
-    button.dataset.tile = code;
-    const art = el("svg", { viewBox: `0 0 ${T} ${T}`, role: "img", "aria-label": tileLabel(code) });
-    art.append(tileFace(code, 0, 0));
-    button.append(art);
-    button.setAttribute("aria-label", tileLabel(code));
+    const button = handTile(code);
     button.disabled = !offered.has(code);
     button.classList.toggle("offered", offered.has(code));
     button.setAttribute("aria-pressed", String(pick.plant === code));
     button.addEventListener("click", () => choose({ move: offered.get(code), plant: code }));
     return button;
   }));
+}
+
+function handTile(code) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "hand-tile";
+  button.dataset.tile = code;
+  const art = el("svg", { viewBox: `0 0 ${T} ${T}`, role: "img", "aria-label": tileLabel(code) });
+  art.append(tileFace(code, 0, 0));
+  button.append(art);
+  button.setAttribute("aria-label", tileLabel(code));
+  return button;
 }
 
 // ------------------------------------------------------------------ Wizards' Garden
@@ -511,7 +543,7 @@ function drawChooser() {
     return button;
   }));
   $("confirm").hidden = !(myTurn() && pick.move);
-  $("cancel").hidden = !(myTurn() && (pick.pos || pick.cell || pick.move));
+  $("cancel").hidden = !(myTurn() && (pick.pos || pick.cell || pick.move || pick.keep?.length));
 }
 
 function render() {
@@ -546,7 +578,8 @@ function choose(choice) {
 
 function stepBack() {
   // One step back: the planted tile, then the taken cell, then the position.
-  if (pick.move && pick.cell) pick = { pos: pick.pos, cell: pick.cell };
+  if (pick.keep) pick = {};
+  else if (pick.move && pick.cell) pick = { pos: pick.pos, cell: pick.cell };
   else if (pick.move && pick.pos) pick = { pos: pick.pos };
   else if (pick.cell && pick.pos) pick = { pos: pick.pos };
   else pick = {};
@@ -664,7 +697,7 @@ $("confirm").addEventListener("click", () => {
 });
 $("cancel").addEventListener("click", stepBack);
 document.addEventListener("keydown", (event) => {
-  if (event.key === "Escape" && (pick.pos || pick.cell || pick.move)) stepBack();
+  if (event.key === "Escape" && (pick.pos || pick.cell || pick.move || pick.keep?.length)) stepBack();
 });
 $("resign").addEventListener("click", () => {
   if (confirm("Resign this game?")) send({ type: "resign" });

@@ -192,3 +192,43 @@ def test_a_page_that_misses_a_frame_resyncs_over_http(browser, asgi_server, make
     assert cat_page.locator("#moves li").count() == 2
     for context, _ in pages:
         context.close()
+
+
+def test_a_drafted_topiary_game_against_a_bot_in_the_browser(
+    browser, asgi_server, celery_worker, make_player
+):
+    human = make_player()
+    context, page = signed_in(browser, asgi_server, human)
+    page.goto(f"{asgi_server}/play/")
+    form = page.locator("#bots-title ~ form")
+    form.locator("select[name=kind]").select_option("topiary")
+    form.locator("select[name=level]").select_option("greedy")
+    form.locator("select[name=time_control]").select_option("1d")
+    form.locator("summary").click()
+    form.get_by_label("Draft the hands").check()
+    form.get_by_role("button", name="Play bots").click()
+    page.wait_for_url("**/game/*/")
+    game = Game.objects.get()
+    assert game.options["draft"] is True
+
+    turn = 0
+    while True:
+        wait_for_status([page], lambda text: text == "Your turn" or "Game over" in text)
+        if "Game over" in status(page):
+            break
+        played = page.locator("#moves li").count()
+        if "three tiles" in (page.locator("#prompt").text_content() or ""):
+            for tile in range(3):
+                page.locator(".hand-tile").nth(tile).click()
+            page.locator("#confirm").click()
+        else:
+            play_topiary_turn(page, turn)
+        page.wait_for_function(
+            f"document.querySelectorAll('#moves li').length > {played}", timeout=PATIENCE * 1000
+        )
+        turn += 1
+    wait_for_status([page], lambda text: "wins" in text or "share the win" in text)
+    game.refresh_from_db()
+    assert game.moves[0]["move"].startswith("keep") and game.ply == 2 + 16
+    assert sum(entry["seat"] == 0 for entry in game.moves) == turn
+    context.close()
