@@ -296,7 +296,8 @@ async def test_a_heartbeat_from_a_second_tab_shows_the_player_online_again(pair)
     )
     assert left["ply"] == 0
     await second_tab.send({"type": "ping"})
-    assert await second_tab.until(lambda f: f["type"] == "pong") == {"type": "pong", "ply": 0, "takebacks": 0}
+    pong = await second_tab.until(lambda f: f["type"] == "pong")
+    assert pong == {"type": "pong", "ply": 0, "takebacks": 0}
     back = await bob_socket.until(lambda f: f["type"] == "presence" and f["seat"] == 0)
     assert back["online"] is True
     for socket in (second_tab, bob_socket):
