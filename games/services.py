@@ -538,7 +538,7 @@ def bot_move_play(*, game_id: int, ply: int) -> Game | None:
         state.view(seat.index),
         level,
         rng=Rng(f"{game.seed}:{ply}"),
-        budget=getattr(settings, "BOT_BUDGET", 1.0),
+        budget=settings.BOT_BUDGET,
     )
 
     def play(game: Game, seats: list[Seat]) -> Refused | None:

@@ -5,26 +5,18 @@ database. Every task is safe to run twice.
 """
 
 from celery import shared_task
-from django.db import DatabaseError
 
 from games import services
-
-RETRY = {
-    "acks_late": True,
-    "reject_on_worker_lost": True,
-    "autoretry_for": (DatabaseError, ConnectionError),
-    "retry_backoff": True,
-    "max_retries": 5,
-}
+from topiary_site.celery import DURABLE
 
 
-@shared_task(**RETRY)
+@shared_task(**DURABLE)
 def bot_move(game_id: int, ply: int) -> None:
     """Play the bot's move answering the position at ``ply``; nothing if the game moved on."""
     services.bot_move_play(game_id=game_id, ply=ply)
 
 
-@shared_task(**RETRY)
+@shared_task(**DURABLE)
 def game_score(game_id: int) -> None:
     """Score a finished game (record, ranks, ratings, signal); nothing if already scored."""
     try:

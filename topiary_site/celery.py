@@ -3,9 +3,22 @@
 import os
 
 from celery import Celery
+from django.db import DatabaseError
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "topiary_site.settings")
 
 app = Celery("topiary_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+#: How every task that writes game or tournament state runs: acknowledged only when done,
+#: handed to another worker if its process dies, and retried with backoff when the
+#: database or broker blinks. Tasks are written to be safe to run twice.
+DURABLE = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "autoretry_for": (DatabaseError, ConnectionError),
+    "retry_backoff": True,
+    "max_retries": 5,
+}

@@ -205,6 +205,9 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
+# Seconds the strong bot thinks per move (the budget engine.bots keeps within 10%).
+BOT_BUDGET = float(env("BOT_BUDGET") or 1.0)
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -1,20 +1,12 @@
 """Celery tasks: thin wrappers around tournaments.services, taking ids, safe to run twice."""
 
 from celery import shared_task
-from django.db import DatabaseError
 
+from topiary_site.celery import DURABLE
 from tournaments import selectors, services
 
-RETRY = {
-    "acks_late": True,
-    "reject_on_worker_lost": True,
-    "autoretry_for": (DatabaseError, ConnectionError),
-    "retry_backoff": True,
-    "max_retries": 5,
-}
 
-
-@shared_task(**RETRY)
+@shared_task(**DURABLE)
 def tournament_advance(tournament_id: int) -> None:
     """Start, score, pair or finish one tournament as its stored state calls for."""
     services.tournament_advance(tournament_id=tournament_id)
