@@ -6,10 +6,10 @@ import json
 import time
 
 import pytest
-from django.test import Client
 
 from games.models import Game
 from tests.games.conftest import live_game
+from tests.support.browser import signed_in
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -20,19 +20,6 @@ pytestmark = [
 
 #: How long a page may take to reach a state before the test fails (a deadline, not a measure).
 PATIENCE = 60
-
-
-def signed_in(browser, base_url: str, user):
-    """A browser context holding ``user``'s session, and a page in it."""
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base_url}]
-    )
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    return context, page
 
 
 def status(page) -> str:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 from playwright.sync_api import expect
 
+from tests.support.browser import signed_in
 from tests.tournaments.conftest import make_due, make_tournament, new_bot, new_player
 from tournaments import services
 from tournaments.models import Pairing
@@ -18,18 +18,6 @@ pytestmark = [
 ]
 
 
-def signed_in_page(browser, base_url: str, user):
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base_url}]
-    )
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    return context, page
-
-
 def test_a_player_joins_and_sees_the_tournament_start_live(
     browser, asgi_server, celery_worker, celery_beat
 ):
@@ -38,7 +26,7 @@ def test_a_player_joins_and_sees_the_tournament_start_live(
     bot = new_bot()
     services.tournament_enter_bot(tournament_id=tournament.pk, by=creator, bot=bot)
     player = new_player()
-    context, page = signed_in_page(browser, asgi_server, player)
+    context, page = signed_in(browser, asgi_server, player)
     try:
         page.goto(f"{asgi_server}/tournaments/")
         page.get_by_role("link", name="Evening Swiss").click()
