@@ -914,8 +914,11 @@ def sample_state(view: View, rng: Rng) -> State:
     For bots searching determinizations: everything the viewer knows stays; the tiles it
     cannot place are shuffled into the face-down cells, the other hands, the box and, in a
     draft, the tiles in flight. Tiles the viewer passed on in a draft never go face down (the
-    garden was dealt before the draft). Other seats' draft history, which nobody but they
-    know, is filled with arbitrary tiles of the right count.
+    garden was dealt before the draft), but they may land in any other hand, so a sample has
+    the same view without always being a deal the draft could have made; the bots'
+    determinizations (``engine.fastplay.Dealer``) keep them to the seats that drafted later
+    and the box. Other seats' draft history, which nobody but they know, is filled with
+    arbitrary tiles of the right count.
     """
     seat, players = view.seat, view.players
     unseen = view.unseen_tiles()
