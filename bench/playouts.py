@@ -40,7 +40,7 @@ def main() -> None:
         table = deals[i % len(deals)].copy()
         fastplay.playout(table, rand.random)
         total, hand = table.totals()
-        wins[fastplay.winners(total, hand, table.first_player)[0]] += 1
+        wins[topiary.winners(total, hand, table.first_player)[0]] += 1
     seconds = time.perf_counter() - start
     cpu_seconds = time.process_time() - cpu_start
     result = {

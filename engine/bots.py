@@ -271,7 +271,7 @@ def _topiary_greedy(view, rng, budget, iterations) -> str:
 def _topiary_reward(table: fastplay.Table, seat: int) -> float:
     total, hand = table.totals()
     best_other = max(t for s, t in enumerate(total) if s != seat)
-    won = fastplay.winners(total, hand, table.first_player) == [seat]
+    won = topiary.winners(total, hand, table.first_player) == [seat]
     margin = total[seat] - best_other
     return 0.5 * won + 0.5 / (1.0 + math.exp(-margin / MARGIN_SCALE))
 

@@ -75,14 +75,6 @@ def totals(garden, visitors, hands, players: int) -> tuple[list[int], list[int]]
     return [points[s] + hand[s] for s in range(players)], hand
 
 
-def winners(total, hand, first_player: int) -> list[int]:
-    """The winning seats under the default tie-break (later in turn order wins)."""
-    players = len(total)
-    best = max(zip(total, hand, strict=True))
-    order = [(first_player + i) % players for i in range(players)]
-    return [[s for s in order if (total[s], hand[s]) == best][-1]]
-
-
 class Table:
     """A position as mutable lists: garden codes, visitors, unplaced, hands, mover.
 

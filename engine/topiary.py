@@ -302,7 +302,12 @@ def _turn_order(first_player: int, players: int) -> list[int]:
     return [(first_player + i) % players for i in range(players)]
 
 
-def _winners(totals, hand_points, first_player: int, tiebreak: str) -> list[int]:
+def winners(totals, hand_points, first_player: int, tiebreak: str = "later") -> list[int]:
+    """The winning seats: highest total, then most hand points, then ``tiebreak``.
+
+    ``"later"``: the tied seat later in turn order (counted from ``first_player``) wins;
+    ``"share"``: every still-tied seat wins.
+    """
     players = len(totals)
     best = max((totals[s], hand_points[s]) for s in range(players))
     tied = [s for s in _turn_order(first_player, players) if (totals[s], hand_points[s]) == best]
@@ -671,7 +676,7 @@ class State(_Seated, _StateFields):
                 }
                 for s in range(self.players)
             ],
-            "winners": _winners(totals, hand, self.first_player, self.options.tiebreak),
+            "winners": winners(totals, hand, self.first_player, self.options.tiebreak),
         }
 
     def sight_lines(self) -> list[dict]:
