@@ -5,8 +5,6 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,8 +12,8 @@ import pytest
 from engine import puzzles, topiary
 from engine.errors import EngineError, IllegalMove, NotationError
 from engine.rng import Rng
+from tests.engine.cli import engine
 
-ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).resolve().parent / "golden"
 #: A Sunday (K = 3), a Monday (K = 1) and a Wednesday (K = 2).
 GOLDEN_DATES = ("2026-11-22", "2026-11-23", "2026-11-25")
@@ -162,17 +160,6 @@ def test_grade_scores_a_line_and_names_what_is_wrong_with_a_bad_one():
         puzzles.grade(position, ["zz:Q", second])
     with pytest.raises(NotationError, match="list of moves"):
         puzzles.grade(position, "c5:S")
-
-
-def engine(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "engine", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-    )
 
 
 def test_cli_solve_prints_exactly_the_four_fields(tmp_path):
