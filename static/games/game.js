@@ -11,7 +11,7 @@ const $ = (id) => document.getElementById(id);
 let frame = JSON.parse($("frame").textContent);
 let receivedAt = performance.now();
 let socket = null;
-let pending = false;
+let sending = false;
 let flagSent = -1;
 // What the player has picked so far this turn (Topiary: position, cell, move; WG: cell, move).
 let pick = {};
@@ -103,8 +103,16 @@ function pawnSpot(pos) {
   const away = df && dr ? 51 : 37;
   return [x + T / 2 - df * away, y + T / 2 + dr * away, df, -dr];
 }
+function isGap(code) {
+  // An empty cell: the tile was taken and nothing is planted yet (a pending take).
+  return code === ".";
+}
 function isFaceUp(code) {
-  return code !== "?" && code[0] === code[0].toUpperCase();
+  return code !== "?" && !isGap(code) && code[0] === code[0].toUpperCase();
+}
+function knownBack(code) {
+  // A face-down tile whose identity the page may show ("r3": the game is over).
+  return code !== "?" && !isGap(code) && !isFaceUp(code);
 }
 function seenBy(position, pos) {
   // What the visitor at ``pos`` sees: face-down tiles never count nor block (TOPIARY.md).
@@ -139,22 +147,81 @@ function tileFace(code, x, y, size = T) {
   );
   return titled(group, `${name} ${code[1]}`);
 }
-function tileBack(x, y, size = T) {
-  return titled(el("rect", { class: "tile-back", x, y, width: size, height: size, rx: 6, fill: "url(#hedge)" }),
-    "Face-down tile");
+function tileBack(x, y, size = T, code = "?") {
+  const back = el("rect", { class: "tile-back", x, y, width: size, height: size, rx: 6, fill: "url(#hedge)" });
+  if (!knownBack(code)) return titled(back, "Face-down tile");
+  // Game over: the tile stays face down (it never counted) but shows what it is, small and dimmed.
+  const face = code.toUpperCase();
+  const small = tileFace(face, x + size * 0.42, y + size * 0.42, size * 0.5);
+  small.classList.add("revealed-identity");
+  return titled(el("g", { class: "tile-back-known" }, back, small), `Face-down tile: ${tileLabel(face)}`);
+}
+function gapSlot(x, y) {
+  return titled(el("rect", { class: "gap", x: x + 2, y: y + 2, width: T - 4, height: T - 4, rx: 6 }),
+    "Empty: the tile here was taken, one is about to be planted");
 }
 
-function topiaryMoves() {
-  // Legal moves split into position, taken cell and planted tile.
-  return frame.legal_moves.map((move) => {
-    const [pos, take] = move.split(" ");
-    const [cell, plant] = take ? take.split("=") : [null, null];
-    return { move, pos, cell, plant };
+// Topiary moves are made in steps (NOTATION.md, "Turn in two steps"): the first decision
+// places the visitor and maybe takes a face-down tile ("c5:S", "c5:S c4"); after a take the
+// server shows the taker the tile, and the plant step names one of the four ("=R3", "=*").
+function legalSteps() {
+  return frame.legal_steps ?? frame.legal_moves;
+}
+function pendingTake() {
+  // {position, cell, took}: a take waiting for its plant ("took" is "?" unless you took it).
+  return frame.position?.pending ?? null;
+}
+function firstSteps() {
+  return legalSteps().filter((step) => !step.startsWith("=")).map((step) => {
+    const [pos, cell] = step.split(" ");
+    return { step, pos, cell: cell ?? null };
   });
+}
+function plantSteps() {
+  // Each tile of the taker's four and the step that plants it; "=*" is the tile just taken.
+  const take = pendingTake();
+  const plants = new Map();
+  for (const step of legalSteps()) {
+    if (!step.startsWith("=")) continue;
+    const tile = step.slice(1) === "*" ? take.took : step.slice(1);
+    if (!plants.has(tile) || step === "=*") plants.set(tile, step);
+  }
+  return plants;
+}
+function plantedTile(code) {
+  return pendingTake()?.took === code;
+}
+
+function moveLines() {
+  // The move list as players read it: a take step and its plant step make one line
+  // ("c5:S c4=R3"); a take still waiting for its plant is an open line ("c5:S c4 …").
+  const lines = [];
+  for (const entry of frame.moves) {
+    const last = lines[lines.length - 1];
+    if (entry.move.startsWith("=") && last?.open) {
+      last.move += entry.move;
+      last.open = false;
+    } else {
+      lines.push({ seat: entry.seat, move: entry.move, open: /^\S+:\S+ [a-e][1-5]$/.test(entry.move) });
+    }
+  }
+  return lines;
+}
+function lastPlay() {
+  // The latest line that placed a visitor: {pos, cell (taken), open}.
+  const line = moveLines().at(-1);
+  if (!line || !line.move.includes(":")) return null;
+  const [pos, take] = line.move.split(" ");
+  return { pos, cell: take ? take.slice(0, 2) : null, open: line.open };
+}
+
+function shownPosition() {
+  // Once the game is over the page shows the reveal: every hand and face-down tile.
+  return reveal()?.position ?? frame.position;
 }
 
 function drawTopiary() {
-  const position = frame.position;
+  const position = shownPosition();
   const size = 2 * M + 5 * T + 4 * G;
   svg.setAttribute("viewBox", `0 0 ${size} ${size}`);
   const defs = el("defs", {},
@@ -166,10 +233,14 @@ function drawTopiary() {
       orient: "auto-start-reverse" }, el("path", { d: "M0 0L10 5L0 10Z", fill: "context-stroke" })));
   const layer = el("g");
   svg.replaceChildren(defs, layer);
-  const moves = myTurn() && position.phase === "play" ? topiaryMoves() : [];
-  const line = pick.pos ? lineOf(pick.pos) : [];
-  const seen = pick.pos ? seenBy(position, pick.pos).cells : [];
-  const takeable = new Set(moves.filter((m) => m.pos === pick.pos && m.cell).map((m) => m.cell));
+  const take = pendingTake();
+  const planting = Boolean(take) && myTurn();
+  const firsts = myTurn() && position.phase === "play" && !take ? firstSteps() : [];
+  const focus = pick.pos ?? take?.position ?? null;
+  const line = focus ? lineOf(focus) : [];
+  const seen = focus ? seenBy(position, focus).cells : [];
+  const takeable = new Set(firsts.filter((m) => m.pos === pick.pos && m.cell).map((m) => m.cell));
+  const latest = lastPlay();
 
   for (let r = 5; r >= 1; r--) {
     for (const f of FILES) {
@@ -180,14 +251,22 @@ function drawTopiary() {
       if (line.includes(cell)) classes.push("in-line");
       if (seen.includes(cell)) classes.push("sees");
       const group = el("g", { class: classes.join(" "), "data-cell": cell });
-      group.append(isFaceUp(code) ? tileFace(code, x, y) : tileBack(x, y));
+      if (isGap(code)) group.append(gapSlot(x, y));
+      else group.append(isFaceUp(code) ? tileFace(code, x, y) : tileBack(x, y, T, code));
+      if (planting && take.cell === cell && pick.plant) {
+        // The tile chosen to plant, shown where it will go until it is confirmed.
+        const preview = tileFace(pick.plant, x, y);
+        preview.classList.add("preview");
+        group.append(preview);
+      }
       group.append(el("rect", { class: "sight-ring focus-ring", x: x - 3, y: y - 3, width: T + 6, height: T + 6,
         rx: 8, fill: "none" }));
-      if (pick.cell === cell) group.classList.add("chosen");
-      if (lastMove()?.split(" ")[1]?.startsWith(cell)) group.classList.add("planted");
+      if (pick.cell === cell || take?.cell === cell) group.classList.add("chosen");
+      if (take?.cell === cell) group.classList.add("taken-from");
+      if (latest && !latest.open && latest.cell === cell) group.classList.add("planted");
       if (!pick.cell && takeable.has(cell)) {
         group.classList.add("takeable");
-        activate(group, `Take the face-down tile at ${cell}`, () => choose({ cell }));
+        activate(group, `Take the face-down tile at ${cell}`, () => choose({ cell, move: `${pick.pos} ${cell}` }));
       }
       layer.append(group);
     }
@@ -195,8 +274,8 @@ function drawTopiary() {
   for (const [pos, seat] of Object.entries(position.visitors)) {
     const [cx, cy, dx, dy] = pawnSpot(pos);
     const colour = SEAT_COLOURS[seat];
-    const latest = lastMove()?.split(" ")[0] === pos;
-    const group = el("g", { class: `visitor${latest ? " latest" : ""}`, "data-position": pos, "data-seat": seat });
+    const group = el("g", { class: `visitor${latest?.pos === pos ? " latest" : ""}`, "data-position": pos,
+      "data-seat": seat });
     const points = seenBy(position, pos).points;
     group.append(
       el("line", { class: "arrow", x1: cx + dx * 9, y1: cy + dy * 9, x2: cx + dx * 22, y2: cy + dy * 22,
@@ -211,11 +290,11 @@ function drawTopiary() {
     group.setAttribute("tabindex", "0");
     group.addEventListener("mouseenter", () => highlight(pos));
     group.addEventListener("focus", () => highlight(pos));
-    group.addEventListener("mouseleave", () => highlight(pick.pos));
-    group.addEventListener("blur", () => highlight(pick.pos));
+    group.addEventListener("mouseleave", () => highlight(pick.pos ?? take?.position));
+    group.addEventListener("blur", () => highlight(pick.pos ?? take?.position));
     layer.append(group);
   }
-  const positions = [...new Set(moves.map((m) => m.pos))];
+  const positions = [...new Set(firsts.map((m) => m.pos))];
   if (!pick.cell && !pick.move) {
     for (const pos of positions) {
       const [cx, cy, dx, dy] = pawnSpot(pos);
@@ -232,13 +311,25 @@ function drawTopiary() {
 }
 
 function highlight(pos) {
+  const position = shownPosition();
   const line = pos ? lineOf(pos) : [];
-  const seen = pos ? seenBy(frame.position, pos).cells : [];
+  const seen = pos ? seenBy(position, pos).cells : [];
   for (const tile of svg.querySelectorAll(".tile")) {
     tile.classList.toggle("in-line", line.includes(tile.dataset.cell));
     tile.classList.toggle("sees", seen.includes(tile.dataset.cell));
   }
 }
+
+// The words for a take are the same here and on the daily puzzle page (static/puzzles/puzzle.js).
+const WORDS = {
+  placeOnly: "Place only (take nothing)",
+  takeOrPlace: "Take a face-down tile from the line, or place only",
+  mustTake: "Take a face-down tile from the line",
+  nothingToTake: "No face-down tile in this line: place only",
+  plantPrompt: (took, cell) => `You took ${tileLabel(took)}. Choose the tile to plant face up at ${cell}: any of your four.`,
+  plant: (code) => `Plant ${tileLabel(code)}`,
+  justTaken: "just taken",
+};
 
 function topiaryChooser() {
   const position = frame.position;
@@ -247,23 +338,22 @@ function topiaryChooser() {
     const kept = pick.keep ?? [];
     return { prompt: `Choose the three tiles to keep (${kept.length} of 3 chosen)`, options };
   }
-  const moves = topiaryMoves();
+  const take = pendingTake();
+  if (take) {
+    if (!pick.plant) return { prompt: WORDS.plantPrompt(take.took, take.cell), options };
+    return { prompt: `${WORDS.plant(pick.plant)} face up at ${take.cell}?`, options };
+  }
+  const moves = firstSteps();
   if (!pick.pos) return { prompt: "Choose where your visitor stands", options };
-  if (!pick.cell && !pick.move) {
-    if (moves.some((m) => m.pos === pick.pos && !m.cell)) {
-      options.push(["Place only (take nothing)", { move: pick.pos }]);
-    }
-    const canTake = moves.some((m) => m.pos === pick.pos && m.cell);
-    return { prompt: canTake ? "Take a face-down tile from the line, or place only" : "Place only", options };
+  const placeOnly = moves.some((m) => m.pos === pick.pos && !m.cell);
+  const canTake = moves.some((m) => m.pos === pick.pos && m.cell);
+  if (!pick.cell && placeOnly) options.push([WORDS.placeOnly, { move: pick.pos }]);
+  if (pick.cell) {
+    return { prompt: `Take the face-down tile at ${pick.cell}? You will see it, then choose the tile to plant.`,
+      options };
   }
-  if (pick.cell && !pick.move) {
-    for (const m of moves.filter((m) => m.pos === pick.pos && m.cell === pick.cell)) {
-      const label = m.plant === "*" ? "Plant the tile you take" : `Plant ${tileLabel(m.plant)}, keep the taken tile`;
-      options.push([label, { move: m.move, plant: m.plant }]);
-    }
-    return { prompt: `Plant a tile at ${pick.cell}: from your hand or the one you take`, options };
-  }
-  return { prompt: `Play ${pick.move}?`, options };
+  if (pick.move) return { prompt: `Place your visitor at ${pick.pos} and take nothing?`, options };
+  return { prompt: canTake ? (placeOnly ? WORDS.takeOrPlace : WORDS.mustTake) : WORDS.nothingToTake, options };
 }
 
 function tileLabel(code) {
@@ -280,16 +370,20 @@ function toggleKeep(code) {
   const kept = pick.keep ?? [];
   const keep = kept.includes(code) ? kept.filter((tile) => tile !== code) : [...kept, code].slice(-3);
   const wanted = [...keep].sort().join(" ");
-  const move = frame.legal_moves.find((m) => m.split(" ").slice(1).sort().join(" ") === wanted);
+  const move = legalSteps().find((m) => m.split(" ").slice(1).sort().join(" ") === wanted);
   pick = { keep, move: keep.length === 3 ? move : undefined };
   render();
 }
 
+// The ply at which the taken tile was last turned over in the tray: it animates once, not on every redraw.
+let turnedOverAt = null;
+
 function drawHand() {
   const hand = frame.position && frame.you !== null && kind === "topiary" ? frame.position.hands[frame.you] : null;
-  $("hand").hidden = !hand;
+  $("hand").hidden = !hand || Boolean(reveal());
   if (!hand) return;
   if (frame.position.phase === "draft" && myTurn()) {
+    $("hand-title").textContent = "Your hand and the tiles passed to you";
     $("hand-tiles").replaceChildren(...draftPool().map((code) => {
       const button = handTile(code);
       button.disabled = false;
@@ -300,23 +394,34 @@ function drawHand() {
     }));
     return;
   }
-  const offered = new Map(
-    myTurn() && pick.cell && !pick.move
-      ? topiaryMoves().filter((m) => m.pos === pick.pos && m.cell === pick.cell && m.plant !== "*")
-        .map((m) => [m.plant, m.move])
-      : [],
-  );
+  const take = pendingTake();
+  const plants = take && myTurn() ? plantSteps() : new Map();
+  $("hand-title").textContent = take && frame.to_move === frame.you
+    ? "Your hand: four tiles until you plant one"
+    : "Your hand";
   $("hand-tiles").replaceChildren(...hand.map((code) => {
-    const button = handTile(code);
-    button.disabled = !offered.has(code);
-    button.classList.toggle("offered", offered.has(code));
+    const button = handTile(code, plants.has(code) ? WORDS.plant(code) : tileLabel(code));
+    button.disabled = !plants.has(code);
+    button.classList.toggle("offered", plants.has(code));
     button.setAttribute("aria-pressed", String(pick.plant === code));
-    button.addEventListener("click", () => choose({ move: offered.get(code), plant: code }));
+    if (take && frame.to_move === frame.you && plantedTile(code)) {
+      button.classList.add("taken");
+      if (turnedOverAt !== frame.ply) {
+        button.classList.add("turning");
+        turnedOverAt = frame.ply;
+      }
+      const badge = document.createElement("span");
+      badge.className = "taken-badge";
+      badge.textContent = WORDS.justTaken;
+      button.append(badge);
+      button.setAttribute("aria-label", `${button.getAttribute("aria-label")} (${WORDS.justTaken})`);
+    }
+    button.addEventListener("click", () => choose({ move: plants.get(code), plant: code }));
     return button;
   }));
 }
 
-function handTile(code) {
+function handTile(code, label = tileLabel(code)) {
   const button = document.createElement("button");
   button.type = "button";
   button.className = "hand-tile";
@@ -324,8 +429,109 @@ function handTile(code) {
   const art = el("svg", { viewBox: `0 0 ${T} ${T}`, role: "img", "aria-label": tileLabel(code) });
   art.append(tileFace(code, 0, 0));
   button.append(art);
-  button.setAttribute("aria-label", tileLabel(code));
+  button.setAttribute("aria-label", label);
   return button;
+}
+
+// ------------------------------------------------------------------ what the table shows
+
+function reveal() {
+  // The end-of-game reveal (docs/PROTOCOL.md): the full position, every visitor's sight line
+  // and the score per seat. Only finished Topiary games carry it.
+  if (kind !== "topiary" || frame.status !== "finished" || !frame.reveal?.position) return null;
+  return frame.reveal;
+}
+
+function drawRemovedType() {
+  const box = $("removed-type");
+  const type = kind === "topiary" ? frame.position?.removed_type : null;
+  box.hidden = !type;
+  if (!type) return;
+  const [name] = TYPES[type];
+  const glyphs = [1, 2, 3, 4, 5].map((value) => miniTile(`${type}${value}`));
+  box.replaceChildren(`Out of this game: all five ${name} tiles `, ...glyphs);
+  box.dataset.type = type;
+}
+
+function sightLinesOf(shown) {
+  // Every visitor's line, what it sees and its points (values plus its type bonus).
+  if (reveal()?.sight_lines) return reveal().sight_lines;
+  return Object.entries(shown.visitors).map(([pos, seat]) => {
+    const { cells, points } = seenBy(shown, pos);
+    return { position: pos, seat, line: lineOf(pos), points,
+      seen: cells.map((cell) => ({ cell, tile: gardenAt(shown, cell) })) };
+  });
+}
+
+function handTileScores(code, seat, lines) {
+  // A hand tile scores its value when one of its owner's visitors sees a larger tile of its type.
+  return lines.some((line) => line.seat === seat &&
+    line.seen.some(({ tile }) => tile[0] === code[0] && Number(tile[1]) > Number(code[1])));
+}
+
+function cellText(text, className) {
+  const td = document.createElement("td");
+  if (className) td.className = className;
+  td.textContent = text;
+  return td;
+}
+
+function drawFinalCount() {
+  const box = $("final-count");
+  const shown = reveal();
+  box.hidden = !shown;
+  if (!shown) return;
+  const position = shown.position;
+  const lines = sightLinesOf(position);
+  const scores = shown.scores ?? frame.result?.scores ?? [];
+  const winners = frame.result?.winners ?? [];
+  const totals = $("final-totals");
+  totals.replaceChildren(...scores.map((entry) => {
+    const row = document.createElement("tr");
+    row.dataset.seat = entry.seat;
+    if (winners.includes(entry.seat)) row.classList.add("winner");
+    const name = document.createElement("th");
+    name.scope = "row";
+    const swatch = document.createElement("span");
+    swatch.className = "swatch";
+    swatch.style.background = SEAT_COLOURS[entry.seat];
+    name.append(swatch, ` ${seatName(entry.seat)}`);
+    if (winners.includes(entry.seat)) name.insertAdjacentHTML("beforeend", ' <span class="badge">Winner</span>');
+    const hand = cellText(String(entry.hand), "num hand-points");
+    const tiles = document.createElement("span");
+    tiles.className = "open-hand";
+    for (const code of position.hands[entry.seat] ?? []) {
+      const tile = miniTile(code);
+      const scoring = handTileScores(code, entry.seat, lines);
+      tile.classList.toggle("scores", scoring);
+      tile.setAttribute("aria-label", `${tileLabel(code)}: ${scoring ? `scores ${code[1]}` : "scores nothing"}`);
+      tiles.append(tile);
+    }
+    hand.prepend(tiles, " ");
+    row.append(name, cellText(String(entry.visitors), "num"), cellText(String(entry.bonus), "num"), hand,
+      cellText(String(entry.total), "num total"));
+    return row;
+  }));
+  const byVisitor = $("final-visitors");
+  const ordered = [...lines].sort((a, b) => a.seat - b.seat || b.points - a.points);
+  byVisitor.replaceChildren(...ordered.map((line) => {
+    const row = document.createElement("tr");
+    row.dataset.position = line.position;
+    row.tabIndex = 0;
+    const who = document.createElement("td");
+    const swatch = document.createElement("span");
+    swatch.className = "swatch";
+    swatch.style.background = SEAT_COLOURS[line.seat];
+    who.append(swatch, ` ${seatName(line.seat)}`);
+    const seen = line.seen.map(({ tile }) => tile).join(" ") || "nothing";
+    row.append(who, cellText(line.position), cellText(seen), cellText(String(line.points), "num"));
+    // Pointing at a row shows that visitor's line on the board.
+    row.addEventListener("mouseenter", () => highlight(line.position));
+    row.addEventListener("focus", () => highlight(line.position));
+    row.addEventListener("mouseleave", () => highlight(null));
+    row.addEventListener("blur", () => highlight(null));
+    return row;
+  }));
 }
 
 // ------------------------------------------------------------------ Wizards' Garden
@@ -396,10 +602,6 @@ function wizardsChooser() {
 
 // ------------------------------------------------------------------ panel and flow
 
-function lastMove() {
-  return frame.moves.length ? frame.moves[frame.moves.length - 1].move : null;
-}
-
 function seatName(index) {
   return frame.seats[index]?.username ?? `Seat ${index + 1}`;
 }
@@ -410,7 +612,7 @@ function mySeat() {
   return frame.you === null ? null : frame.seats[frame.you];
 }
 function myTurn() {
-  return playing() && !pending && frame.legal_moves.length > 0;
+  return playing() && !sending && legalSteps().length > 0;
 }
 
 function clockText(ms) {
@@ -456,11 +658,20 @@ function drawPlayers() {
     const detail = document.createElement("span");
     detail.className = "detail";
     detail.textContent = seatDetail(seat);
-    if (kind === "topiary" && frame.position && seat.index !== frame.you) {
+    const shown = kind === "topiary" ? shownPosition() : null;
+    const hand = shown?.hands?.[seat.index];
+    if (hand && reveal()) {
+      // Game over: every hand is laid open, as at the table when the scores are counted.
+      const tiles = document.createElement("span");
+      tiles.className = "open-hand";
+      tiles.dataset.seat = seat.index;
+      tiles.append(...hand.map((code) => miniTile(code)));
+      detail.prepend(tiles, " ");
+    } else if (hand && seat.index !== frame.you) {
       const backs = document.createElement("span");
       backs.className = "backs";
-      backs.title = "Their hand: 3 tiles you cannot see";
-      backs.append(...[0, 1, 2].map(() => document.createElement("span")));
+      backs.title = `Their hand: ${hand.length} tiles you cannot see`;
+      backs.append(...hand.map(() => document.createElement("span")));
       detail.prepend(backs, " ");
     }
     li.append(swatch, name, clock, detail);
@@ -506,6 +717,13 @@ function tick() {
   $("claim").hidden = !claimable;
 }
 
+function miniTile(code) {
+  const art = el("svg", { class: "mini-tile", viewBox: `0 0 ${T} ${T}`, role: "img", "aria-label": tileLabel(code),
+    "data-tile": code });
+  art.append(tileFace(code, 0, 0));
+  return art;
+}
+
 function statusText() {
   if (frame.status === "open") return "Waiting for players";
   if (frame.status === "aborted") return "Game aborted";
@@ -514,15 +732,18 @@ function statusText() {
     const names = frame.result.winners.map(seatName).join(" and ");
     return `Game over: ${names} ${frame.result.winners.length > 1 ? "share the win" : "wins"}`;
   }
-  if (pending) return "Sending your move…";
-  if (frame.legal_moves.length) return "Your turn";
+  if (sending) return "Sending your move…";
+  if (legalSteps().length) return "Your turn";
+  const take = pendingTake();
+  if (take) return `${seatName(frame.to_move)} took ${take.cell}, choosing a tile to plant…`;
   return `${seatName(frame.to_move)} to move`;
 }
 
 function drawMoves() {
-  $("moves").replaceChildren(...frame.moves.map((entry) => {
+  $("moves").replaceChildren(...moveLines().map((entry) => {
     const li = document.createElement("li");
-    li.textContent = `${seatName(entry.seat)}: ${entry.move}`;
+    li.textContent = `${seatName(entry.seat)}: ${entry.move}${entry.open ? " …" : ""}`;
+    if (entry.open) li.classList.add("open");
     return li;
   }));
   $("moves").scrollTop = $("moves").scrollHeight;
@@ -543,7 +764,7 @@ function drawChooser() {
     return button;
   }));
   $("confirm").hidden = !(myTurn() && pick.move);
-  $("cancel").hidden = !(myTurn() && (pick.pos || pick.cell || pick.move || pick.keep?.length));
+  $("cancel").hidden = !(myTurn() && (pick.pos || pick.cell || pick.move || pick.plant || pick.keep?.length));
 }
 
 function render() {
@@ -554,6 +775,8 @@ function render() {
   }
   drawHand();
   drawPlayers();
+  drawRemovedType();
+  drawFinalCount();
   drawMoves();
   drawChooser();
   $("status").textContent = statusText();
@@ -577,11 +800,10 @@ function choose(choice) {
 }
 
 function stepBack() {
-  // One step back: the planted tile, then the taken cell, then the position.
-  if (pick.keep) pick = {};
-  else if (pick.move && pick.cell) pick = { pos: pick.pos, cell: pick.cell };
+  // One step back: the tile to take (or "place only"), then the position. Once the take is
+  // sent it stands, as at the table; only the choice of the tile to plant can be undone.
+  if (pick.keep || pick.plant) pick = {};
   else if (pick.move && pick.pos) pick = { pos: pick.pos };
-  else if (pick.cell && pick.pos) pick = { pos: pick.pos };
   else pick = {};
   render();
 }
@@ -610,7 +832,7 @@ function accept(next) {
   }
   if (turnChanged) {
     pick = {};
-    pending = false;
+    sending = false;
   }
   previousBoard = previous.position?.board && next.type === "move" ? previous.position.board : null;
   render();
@@ -646,7 +868,7 @@ function receive(message) {
   } else if (message.type === "pong") {
     if (compare(message, frame) > 0) resync();
   } else if (message.type === "refused") {
-    pending = false;
+    sending = false;
     showRefusal(message.reason);
     if (message.ply !== null && message.ply !== frame.ply) resync();
     else render();
@@ -689,15 +911,15 @@ function connect(delay = 500) {
 }
 
 $("confirm").addEventListener("click", () => {
-  if (!pick.move || pending) return;
-  pending = true;
+  if (!pick.move || sending) return;
+  sending = true;
   showRefusal(null);
   send({ type: "move", ply: frame.ply, move: pick.move });
   render();
 });
 $("cancel").addEventListener("click", stepBack);
 document.addEventListener("keydown", (event) => {
-  if (event.key === "Escape" && (pick.pos || pick.cell || pick.move || pick.keep?.length)) stepBack();
+  if (event.key === "Escape" && (pick.pos || pick.cell || pick.move || pick.plant || pick.keep?.length)) stepBack();
 });
 $("resign").addEventListener("click", () => {
   if (confirm("Resign this game?")) send({ type: "resign" });
