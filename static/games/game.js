@@ -169,7 +169,7 @@ function legalSteps() {
 }
 function pendingTake() {
   // {position, cell, took}: a take waiting for its plant ("took" is "?" unless you took it).
-  return frame.position?.pending ?? null;
+  return frame.pending ?? frame.position?.pending ?? null;
 }
 function firstSteps() {
   return legalSteps().filter((step) => !step.startsWith("=")).map((step) => {
@@ -201,8 +201,10 @@ function moveLines() {
     if (entry.move.startsWith("=") && last?.open) {
       last.move += entry.move;
       last.open = false;
+      last.took ??= entry.took ?? null;
     } else {
-      lines.push({ seat: entry.seat, move: entry.move, open: /^\S+:\S+ [a-e][1-5]$/.test(entry.move) });
+      lines.push({ seat: entry.seat, move: entry.move, took: entry.took ?? null,
+        open: /^\S+:\S+ [a-e][1-5]$/.test(entry.move) });
     }
   }
   return lines;
@@ -436,10 +438,10 @@ function handTile(code, label = tileLabel(code)) {
 // ------------------------------------------------------------------ what the table shows
 
 function reveal() {
-  // The end-of-game reveal (docs/PROTOCOL.md): the full position, every visitor's sight line
-  // and the score per seat. Only finished Topiary games carry it.
-  if (kind !== "topiary" || frame.status !== "finished" || !frame.reveal?.position) return null;
-  return frame.reveal;
+  // The end-of-game reveal (docs/PROTOCOL.md, "The end: everything revealed"): the full
+  // position, every visitor's sight line and the count per seat.
+  if (kind !== "topiary" || frame.status !== "finished" || !frame.final?.position) return null;
+  return frame.final;
 }
 
 function drawRemovedType() {
@@ -742,7 +744,9 @@ function statusText() {
 function drawMoves() {
   $("moves").replaceChildren(...moveLines().map((entry) => {
     const li = document.createElement("li");
-    li.textContent = `${seatName(entry.seat)}: ${entry.move}${entry.open ? " …" : ""}`;
+    // The tile taken, where you may know it: your own takes, and every take once the game is over.
+    const took = entry.took ? ` (took ${entry.took})` : "";
+    li.textContent = `${seatName(entry.seat)}: ${entry.move}${entry.open ? " …" : ""}${took}`;
     if (entry.open) li.classList.add("open");
     return li;
   }));

@@ -87,6 +87,14 @@ function drawTile(svg, cell, text, marks) {
   const x = cx - TILE / 2;
   const y = cy - TILE / 2;
   const group = el("g", { class: "tile", "data-cell": cell });
+  if (text === ".") {
+    // The gap of a take waiting for its plant (the step between take and plant).
+    group.classList.add("gap");
+    group.append(el("rect", { x: x + 2, y: y + 2, width: TILE - 4, height: TILE - 4, rx: 6, fill: "#e9e2cf", stroke: "#8a6d3b", "stroke-width": 1.5, "stroke-dasharray": "5 3" }));
+    group.append(el("title", {}, `${cell}: taken, the tile to plant goes here`));
+    svg.append(group);
+    return;
+  }
   const faceUp = text === text.toUpperCase();
   const type = TYPES[text[0].toUpperCase()];
   const value = text[1];
@@ -159,10 +167,13 @@ function topiaryBoard(frame, players, selectedPosition, onSelect) {
 
 function handsList(frame, players) {
   const list = html("ul", { class: "replay-hands" });
+  const pending = frame.position.pending;
   frame.position.hands.forEach((hand, seat) => {
     const item = html("li");
     item.append(html("span", { class: "seat-dot", style: `background:${SEAT_COLOURS[seat]}` }));
-    item.append(document.createTextNode(` ${players[seat]}: hand ${hand.join(" ")} · ${frame.position.unplaced[seat]} visitors left`));
+    // Between a take and its plant the taker holds four tiles, the one just taken among them.
+    const holding = pending && hand.length > 3 && pending.took ? ` (just took ${pending.took})` : "";
+    item.append(document.createTextNode(` ${players[seat]}: hand ${hand.join(" ")}${holding} · ${frame.position.unplaced[seat]} visitors left`));
     list.append(item);
   });
   return list;
@@ -237,8 +248,10 @@ function start() {
 
   frames.slice(1).forEach((frame) => {
     const item = html("li");
+    // A take and its plant are two steps, listed one under the other.
     const button = html("button", { type: "button", class: "link-button", "data-ply": frame.ply }, `${players[frame.mover]}: ${frame.move}`);
     button.addEventListener("click", () => show(frame.ply));
+    if (frame.step) item.classList.add(`step-${frame.step}`);
     item.append(button);
     moveList.append(item);
   });
@@ -286,7 +299,8 @@ function start() {
     ply = Math.max(0, Math.min(last, next));
     const frame = frames[ply];
     // The visitor just placed is the one worth looking at.
-    selected = frame.move && game === "topiary" ? frame.move.split(" ")[0] : null;
+    const placing = frame.step === "plant" ? frames[ply - 1] : frame;
+    selected = placing.move && game === "topiary" ? placing.move.split(" ")[0] : null;
     draw();
     plyLabel.textContent = `Ply ${ply} of ${last}${frame.move ? ` · ${players[frame.mover]}: ${frame.move}` : " · the deal"}`;
     const wrap = html("div", { class: "table-wrap" });

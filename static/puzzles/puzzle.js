@@ -35,6 +35,19 @@ const GLYPHS = {
 };
 const SEAT_COLOURS = ["#fdfdfd", "#7f2704", "#3f007d", "#525252"];
 
+// The words for a take are the game page's (static/games/game.js, WORDS): the same choice
+// reads the same on both pages. The puzzle shows face-down identities, so the tile to take
+// is known before it is taken; it joins the hand tray as the fourth tile, as in a game.
+const WORDS = {
+  placeOnly: "Place only (take nothing)",
+  takeOrPlace: "Take a face-down tile from the line, or place only",
+  mustTake: "Take a face-down tile from the line",
+  nothingToTake: "No face-down tile in this line: place only",
+  plantPrompt: (took, cell) => `You took ${tileName(took)}. Choose the tile to plant face up at ${cell}: any of your four.`,
+  plant: (code) => `Plant ${tileName(code)}`,
+  justTaken: "just taken",
+};
+
 const board = document.getElementById("puzzle-board");
 const handTray = document.getElementById("puzzle-hand");
 const choice = document.getElementById("puzzle-choice");
@@ -161,7 +174,16 @@ function drawGarden(position, legal) {
       const [x, y] = centre(file, rank);
       const group = el("g", { transform: `translate(${x} ${y})`, "data-cell": cell, class: "cell" }, svg);
       const title = el("title", {}, group);
-      if (text === text.toLowerCase()) {
+      if (selection && selection.cell === cell) {
+        // Taken: the gap waits for the tile to plant (shown faintly once chosen).
+        el("rect", {
+          x: -TILE / 2 + 2, y: -TILE / 2 + 2, width: TILE - 4, height: TILE - 4, rx: 6,
+          fill: "#e9e2cf", stroke: "#8a6d3b", "stroke-width": 1.5, "stroke-dasharray": "5 3", class: "gap",
+        }, group);
+        const planted = selection.plant === "*" ? text.toUpperCase() : selection.plant;
+        if (planted) el("g", { opacity: 0.6, class: "preview" }, group).append(...previewFace(planted));
+        title.textContent = `${cell}: taken, the tile to plant goes here`;
+      } else if (text === text.toLowerCase()) {
         el("rect", {
           x: -TILE / 2, y: -TILE / 2, width: TILE, height: TILE, rx: 6,
           fill: "url(#hedge)", stroke: "#1f4a27",
@@ -261,19 +283,34 @@ function moveItems(line) {
   });
 }
 
-function handTile(text, plantable) {
-  const node = document.createElement(plantable ? "button" : "span");
-  node.className = "hand-tile";
+function previewFace(text) {
+  const holder = document.createElementNS(SVG, "g");
+  drawTileFace(holder, text, TILE, false);
+  return [...holder.childNodes];
+}
+
+// ``plant`` is the plant this tile makes ("*" for the tile just taken), or null.
+function handTile(text, plant, taken = false) {
+  const node = document.createElement(plant ? "button" : "span");
+  node.className = taken ? "hand-tile taken" : "hand-tile";
   const svg = el("svg", { viewBox: "-30 -30 60 60", width: 56, height: 56, "aria-hidden": "true" }, node);
   drawTileFace(svg, text, 56, false);
   const label = document.createElement("span");
   label.className = "visually-hidden";
-  label.textContent = plantable ? `Plant ${tileName(text)}` : tileName(text);
+  label.textContent = (plant ? WORDS.plant(text) : tileName(text)) + (taken ? ` (${WORDS.justTaken})` : "");
   node.appendChild(label);
-  if (plantable) {
+  if (taken) {
+    const badge = document.createElement("span");
+    badge.className = "taken-badge";
+    badge.setAttribute("aria-hidden", "true");
+    badge.textContent = WORDS.justTaken;
+    node.appendChild(badge);
+  }
+  if (plant) {
     node.type = "button";
-    node.dataset.plant = text;
-    node.addEventListener("click", () => choosePlant(text));
+    node.dataset.plant = plant;
+    node.setAttribute("aria-pressed", String(selection?.plant === plant));
+    node.addEventListener("click", () => choosePlant(plant));
   }
   handTray.appendChild(node);
 }
@@ -282,18 +319,19 @@ function render() {
   const { position, legal, left } = current();
   drawGarden(position, legal);
   handTray.replaceChildren();
-  const plants = selection && selection.cell && !selection.move
+  const plants = selection && selection.cell
     ? new Set(legal.filter((m) => m.startsWith(`${selection.place} ${selection.cell}=`)).map((m) => parseMove(m).plant))
     : new Set();
-  for (const tile of position.hands[data.seat]) handTile(tile, plants.has(tile));
+  for (const tile of position.hands[data.seat]) handTile(tile, plants.has(tile) ? tile : null);
+  if (selection && selection.cell) {
+    // The taken tile is in the hand now: four tiles, any of them may be planted.
+    handTile(gardenAt(position, selection.cell).toUpperCase(), plants.has("*") ? "*" : null, true);
+  }
 
   choice.replaceChildren();
-  if (selection && !selection.cell && !selection.move && legal.includes(selection.place)) {
-    button("Place without taking", { "data-action": "place-only" }, () => choosePlant(null));
-  }
-  if (plants.has("*")) {
-    const taken = gardenAt(position, selection.cell).toUpperCase();
-    button(`Keep the taken tile (${taken})`, { "data-plant": "*" }, () => choosePlant("*"));
+  if (selection && !selection.cell && legal.includes(selection.place)) {
+    const node = button(WORDS.placeOnly, { "data-action": "place-only" }, () => choosePlant(null));
+    node.setAttribute("aria-pressed", String(Boolean(selection.move)));
   }
   if (selection && selection.move) {
     button(`Confirm ${selection.move}`, { class: "button-primary", "data-action": "confirm" }, confirmMove);
@@ -314,10 +352,16 @@ function statusText(left) {
       ? `${left} visitor${left === 1 ? "" : "s"} left: choose a free position (circles around the garden).`
       : "All your visitors are placed: submit, or undo to try something else.";
   }
+  const { legal } = current();
   if (!selection.cell && !selection.move) {
-    return `${selection.place}: take a highlighted face-down tile from the line, or place without taking.`;
+    const placeOnly = legal.includes(selection.place);
+    const canTake = legal.some((m) => m.startsWith(`${selection.place} `));
+    const words = canTake ? (placeOnly ? WORDS.takeOrPlace : WORDS.mustTake) : WORDS.nothingToTake;
+    return `${selection.place}: ${words}.`;
   }
-  if (!selection.move) return "Choose the tile to plant face up in the gap.";
+  if (!selection.move) {
+    return WORDS.plantPrompt(gardenAt(current().position, selection.cell).toUpperCase(), selection.cell);
+  }
   return `Confirm ${selection.move}?`;
 }
 
@@ -327,20 +371,20 @@ function choosePlace(place) {
 }
 
 function chooseCell(cell) {
-  selection = { ...selection, cell };
+  selection = { ...selection, cell, move: null, plant: null };
   render();
 }
 
 function choosePlant(plant) {
   const move = selection.cell ? `${selection.place} ${selection.cell}=${plant}` : selection.place;
-  selection = { ...selection, move };
+  selection = { ...selection, move, plant };
   render();
   choice.querySelector("[data-action=confirm]").focus();
 }
 
 function stepBack() {
   if (!selection) return;
-  if (selection.move) selection = { ...selection, move: null };
+  if (selection.move) selection = { ...selection, move: null, plant: null };
   else if (selection.cell) selection = { ...selection, cell: null };
   else selection = null;
   render();
