@@ -252,7 +252,8 @@ function drawTopiary() {
       const classes = ["tile"];
       if (line.includes(cell)) classes.push("in-line");
       if (seen.includes(cell)) classes.push("sees");
-      const group = el("g", { class: classes.join(" "), "data-cell": cell });
+      const group = el("g", { class: classes.join(" "), "data-cell": cell,
+        "data-tile": isFaceUp(code) ? code : null });
       if (isGap(code)) group.append(gapSlot(x, y));
       else group.append(isFaceUp(code) ? tileFace(code, x, y) : tileBack(x, y, T, code));
       if (planting && take.cell === cell && pick.plant) {
@@ -773,6 +774,7 @@ function drawChooser() {
 
 function render() {
   root.hidden = frame.status === "open";
+  root.dataset.ply = String(frame.ply);
   if (frame.position) {
     if (kind === "topiary") drawTopiary();
     else drawWizards();

@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import json
-import time
+import re
 
 import pytest
 
 from games.models import Game
 from tests.games.conftest import live_game
+from tests.games.pages import (
+    PATIENCE,
+    hand,
+    plant_step,
+    play_topiary_turn,
+    status,
+    take_step,
+    wait_for_status,
+)
 from tests.support.browser import signed_in
 
 pytestmark = [
@@ -18,39 +27,15 @@ pytestmark = [
     pytest.mark.slow,
 ]
 
-#: How long a page may take to reach a state before the test fails (a deadline, not a measure).
-PATIENCE = 60
 
-
-def status(page) -> str:
-    return page.locator("#status").text_content() or ""
-
-
-def wait_for_status(pages, wanted) -> int:
-    """Index of the first page whose status line satisfies ``wanted``."""
-    deadline = time.monotonic() + PATIENCE
-    while time.monotonic() < deadline:
-        for index, page in enumerate(pages):
-            if wanted(status(page)):
-                return index
-        pages[0].wait_for_timeout(100)
-    raise AssertionError(f"no page reached the state; statuses: {[status(p) for p in pages]}")
-
-
-def play_topiary_turn(page, turn: int) -> None:
-    """Pick a position, maybe take a face-down tile and plant one, and confirm, by clicking."""
-    page.locator("#board .target").nth(turn % page.locator("#board .target").count()).click()
-    takeable = page.locator("#board .tile.takeable")
-    if takeable.count():
-        takeable.nth(turn % takeable.count()).click()
-        offered = page.locator(".hand-tile.offered")
-        if turn % 2 and offered.count():
-            offered.first.click()
-        else:
-            page.locator("#options button").first.click()
-    else:
-        page.get_by_role("button", name="Place only (take nothing)").click()
-    page.locator("#confirm").click()
+def see_a_pending_take(viewer, take, mover: int) -> None:
+    """Opponent or spectator: the visitor, the gap and four backs, never the tile taken."""
+    wait_for_status([viewer], lambda text: f"took {take.cell}, choosing" in text)
+    assert viewer.locator(f'#board [data-cell="{take.cell}"] .gap').count() == 1
+    assert viewer.locator(f'#board .visitor[data-position="{take.position}"]').count() == 1
+    assert viewer.locator(f'#players li[data-seat="{mover}"] .backs span').count() == 4
+    assert viewer.locator("#moves li").last.text_content().endswith(" …")
+    assert not re.search(rf"(?<![#0-9A-Za-z]){take.took}(?![0-9])", viewer.content())
 
 
 def test_two_players_play_a_whole_topiary_game_in_the_browser(
@@ -83,19 +68,37 @@ def test_two_players_play_a_whole_topiary_game_in_the_browser(
     watcher.goto(f"{asgi_server}/game/{game.pk}/")
 
     pages = [ann_page, bob_page]
+    watched_a_take = False
     for turn in range(16):
         mover = wait_for_status(pages, lambda text: text == "Your turn")
-        if turn == 5:
-            # A reload mid-game comes back to the current state and plays on.
-            pages[mover].reload()
-            wait_for_status([pages[mover]], lambda text: text == "Your turn")
-        play_topiary_turn(pages[mover], turn)
-        wait_for_status([pages[mover]], lambda text: "Game over" in text or "to move" in text)
+        page, other = pages[mover], pages[1 - mover]
+        take = take_step(page, turn)
+        if take.cell:
+            # The taker holds four tiles: the three it had and the one just turned over.
+            assert sorted(hand(page)) == sorted([*take.hand_before, take.took])
+            if not watched_a_take:
+                watched_a_take = True
+                for viewer in (other, watcher):
+                    see_a_pending_take(viewer, take, mover)
+            if turn == 5:
+                # A reload between take and plant comes back to the tile in the hand.
+                page.reload()
+                taken = page.locator("#hand-tiles .hand-tile.taken")
+                taken.wait_for()
+                assert taken.get_attribute("data-tile") == take.took
+            planted = plant_step(page, take, plant_taken=turn % 2 == 0)
+            assert planted == take.took if turn % 2 == 0 else planted in take.hand_before
+            planted_tile = f'#board [data-cell="{take.cell}"][data-tile="{planted}"]'
+            for viewer in (page, other):
+                viewer.locator(planted_tile).wait_for()
+        wait_for_status([page], lambda text: "Game over" in text or "to move" in text)
+    assert watched_a_take
 
     wait_for_status([ann_page], lambda text: "wins" in text or "share the win" in text)
     wait_for_status([bob_page], lambda text: "wins" in text or "share the win" in text)
     game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED and game.ply == 16 and game.result
+    assert game.status == Game.Status.FINISHED and game.result
+    # One line per turn in the move list, a take and its plant joined.
     moves = bob_page.locator("#moves li")
     assert moves.count() == 16
     assert all(entry["seat"] in (0, 1) for entry in game.moves)
@@ -104,6 +107,7 @@ def test_two_players_play_a_whole_topiary_game_in_the_browser(
     wait_for_status([watcher], lambda text: "wins" in text or "share the win" in text)
     assert watcher.locator("#moves li").count() == 16
     assert watcher.locator("#hand").is_hidden()
+    assert watcher.locator("#final-count").is_visible()
     for context in (ann_context, bob_context, watcher_context):
         context.close()
 
@@ -199,6 +203,7 @@ def test_a_drafted_topiary_game_against_a_bot_in_the_browser(
     assert game.options["draft"] is True
 
     turn = 0
+    checked_keeps = False
     while True:
         wait_for_status([page], lambda text: text == "Your turn" or "Game over" in text)
         if "Game over" in status(page):
@@ -209,6 +214,15 @@ def test_a_drafted_topiary_game_against_a_bot_in_the_browser(
                 page.locator(".hand-tile").nth(tile).click()
             page.locator("#confirm").click()
         else:
+            if not checked_keeps:
+                # The bot's draft reaches this page as a bare "keep"; only our own shows tiles.
+                checked_keeps = True
+                lines = page.locator("#moves li").all_text_contents()
+                keeps = [line for line in lines if ": keep" in line]
+                (ours,) = [line for line in keeps if line.startswith(f"{human.username}:")]
+                (theirs,) = [line for line in keeps if not line.startswith(f"{human.username}:")]
+                assert re.fullmatch(r".+: keep [A-Z][1-5] [A-Z][1-5] [A-Z][1-5]", ours)
+                assert theirs.endswith(": keep")
             play_topiary_turn(page, turn)
         page.wait_for_function(
             f"document.querySelectorAll('#moves li').length > {played}", timeout=PATIENCE * 1000
@@ -216,6 +230,9 @@ def test_a_drafted_topiary_game_against_a_bot_in_the_browser(
         turn += 1
     wait_for_status([page], lambda text: "wins" in text or "share the win" in text)
     game.refresh_from_db()
-    assert game.moves[0]["move"].startswith("keep") and game.ply == 2 + 16
-    assert sum(entry["seat"] == 0 for entry in game.moves) == turn
+    assert checked_keeps and game.moves[0]["move"].startswith("keep")
+    # Two keeps and sixteen visitors, one line each, a take joined to its plant.
+    lines = page.locator("#moves li").all_text_contents()
+    assert len(lines) == 2 + 16
+    assert sum(line.startswith(f"{human.username}:") for line in lines) == turn
     context.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine import topiary
 from puzzles import services
 from puzzles.models import PuzzleAttempt
 from tests.puzzles.conftest import WEDNESDAY, short_line
@@ -69,3 +70,31 @@ def test_a_short_line_shows_the_score_against_the_optimum(asgi_server, page):
     page.get_by_role("button", name="Give up").click()
     page.locator("#puzzle-line li").first.wait_for()
     assert page.locator("#puzzle-line li").all_inner_texts() == puzzle.line
+
+
+def test_a_take_reads_as_on_the_game_page_the_taken_tile_joins_the_hand(asgi_server, page):
+    puzzle = services.daily_puzzle_get_or_create(date=WEDNESDAY)
+    state = topiary.state_from_json(puzzle.position)
+    move = next(m for m in state.legal_moves() if m.endswith("=*"))
+    place, _, take = move.partition(" ")
+    cell = take.split("=")[0]
+    taken = topiary.state_from_json(puzzle.position).to_json()["garden"]
+    took = taken[5 - int(cell[1])]["abcde".index(cell[0])].upper()
+    name = f"{topiary.TYPE_NAMES[took[0]]} {took[1]}"
+    page.goto(f"{asgi_server}/puzzles/{WEDNESDAY.isoformat()}/")
+    page.click(f'[data-position="{place}"]')
+    assert "Take a face-down tile from the line" in page.locator("#puzzle-status").inner_text()
+    page.click(f'[data-cell="{cell}"]')
+    # The game page's words: the tile taken joins the hand as the fourth, any may be planted.
+    assert page.locator("#puzzle-status").inner_text() == (
+        f"You took {name}. Choose the tile to plant face up at {cell}: any of your four."
+    )
+    tray = page.locator("#puzzle-hand button.hand-tile")
+    assert tray.count() == 4
+    assert page.get_by_role("button", name=f"Plant {name} (just taken)").count() == 1
+    assert "Keep the taken tile" not in page.content()
+    page.get_by_role("button", name=f"Plant {name} (just taken)").click()
+    page.click('[data-action="confirm"]')
+    page.wait_for_selector(f'#puzzle-moves li:has-text("{move}")')
+    # The planted tile is face up where it was taken.
+    assert page.locator(f'[data-cell="{cell}"] title').first.text_content() == f"{cell}: {name}"
