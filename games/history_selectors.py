@@ -24,7 +24,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from engine import topiary
-from engine.errors import RecordError
+from engine.errors import EngineError, RecordError
 from engine.games import game_module
 from games.models import Game, Seat
 from ratings.models import RatingChange
@@ -159,7 +159,7 @@ def game_record(game: Game) -> dict:
     names = [seat.user.username if seat.user else f"seat {seat.index}" for seat in game.seats.all()]
     return module.make_record(
         module.state_from_json(game.initial),
-        [entry["move"] for entry in game.moves],
+        [turn["move"] for turn in game.turns()],
         seed=game.seed,
         names=names,
     )
@@ -168,36 +168,70 @@ def game_record(game: Game) -> dict:
 def replay_frames(record: dict) -> dict:
     """Everything a replay page shows, built by replaying ``record`` through the engine.
 
-    One frame per ply from the deal on (the full position, the score as it
-    stands, the move that led there and, in Topiary, every visitor's sight
-    line), the seat names and the final score. Raises the engine's
-    ``RecordError`` (or ``NotationError`` for an unknown game) when the
-    record does not replay.
+    One frame for the deal and one per step after it (the full position, the
+    score as it stands, the move that led there and, in Topiary, every
+    visitor's sight line), the seat names and the final score. A Topiary turn
+    with a take is two frames, as it was played at the table: the take (the
+    tile in the taker's hand, the gap in the garden) and then the plant; its
+    ``step`` says which (``"take"``, ``"plant"``, or null for a whole move).
+    Raises the engine's ``RecordError`` (or ``NotationError`` for an unknown
+    game) when the record does not replay.
     """
     if not isinstance(record, dict) or not isinstance(record.get("game"), str):
         raise RecordError('record: expected a JSON object with a "game" field')
     module = game_module(record["game"])
     states = module.replay(record)
-    frames = []
-    for ply, state in enumerate(states):
-        entry = record["moves"][ply - 1] if ply else None
-        position = state.to_json()
-        frame = {
-            "ply": ply,
-            "move": None if entry is None else _move_text(entry),
-            "mover": None if entry is None else states[ply - 1].to_move,
-            "position": position,
-            "score": state.score(),
-        }
-        if module.NAME == topiary.NAME:
-            frame["visitors"] = state.sight_lines()
-        frames.append(frame)
+    frames = [_replay_frame(module, 0, None, None, None, states[0])]
+    for turn, state in enumerate(states[1:]):
+        entry = record["moves"][turn]
+        before = states[turn]
+        move = entry if isinstance(entry, str) else entry["move"]
+        took = None if isinstance(entry, str) else entry.get("took")
+        if took and "=" in move:
+            take_step, plant_step = move.split("=", 1)
+            try:
+                pending = before.apply(take_step)
+            except EngineError as error:
+                raise RecordError(str(error), ply=turn + 1) from None
+            frames.append(
+                _replay_frame(
+                    module, len(frames), f"{take_step} (took {took})", "take", before, pending
+                )
+            )
+            frames.append(
+                _replay_frame(
+                    module,
+                    len(frames),
+                    f"={took if plant_step == '*' else plant_step}",
+                    "plant",
+                    before,
+                    state,
+                )
+            )
+        else:
+            frames.append(
+                _replay_frame(module, len(frames), _move_text(entry), None, before, state)
+            )
     return {
         "game": module.NAME,
         "players": record["players"],
         "frames": frames,
         "final": frames[-1]["score"],
     }
+
+
+def _replay_frame(module, ply: int, move: str | None, step: str | None, before, state) -> dict:
+    frame = {
+        "ply": ply,
+        "move": move,
+        "step": step,
+        "mover": None if before is None else before.to_move,
+        "position": state.to_json(),
+        "score": state.score(),
+    }
+    if module.NAME == topiary.NAME:
+        frame["visitors"] = state.sight_lines()
+    return frame
 
 
 def _move_text(entry) -> str:

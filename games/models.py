@@ -151,6 +151,25 @@ class Game(models.Model):
         """The full engine state of the deal."""
         return self.engine.state_from_json(self.initial)
 
+    def turns(self) -> list[dict]:
+        """The moves played as whole turns, ``{"seat", "move", "took"}`` (hidden information).
+
+        ``moves`` holds one entry per ply, and a Topiary turn with a take played in two
+        steps is two plies (``c5:S c4``, then ``=R3``); a turn is those two joined into
+        the move NOTATION.md writes (``c5:S c4=R3``), which records and replays read. A
+        take still waiting for its plant (a game that ended on the clock between the
+        steps) stays the take step alone.
+        """
+        turns: list[dict] = []
+        for entry in self.moves:
+            if entry["move"].startswith("=") and turns:
+                take = turns.pop()
+                joined = self.engine.join_steps(take["move"], entry["move"], take["took"])
+                turns.append({"seat": take["seat"], "move": joined, "took": take["took"]})
+            else:
+                turns.append(dict(entry))
+        return turns
+
 
 class Seat(models.Model):
     """A player's place at a table, in turn order (``index`` 0 moves first in seat order)."""

@@ -1,8 +1,9 @@
 """Reads for games: what each viewer may see of a game, and the lobby's open tables.
 
 Everything a client receives about a running game is built here from an engine
-view (``View.to_json``, ``View.legal_moves``, ``View.public_score``), never from
-the full state.
+view (``View.to_json``, ``View.legal_steps``, ``View.public_score``) and the
+engine's ``move_seen_by`` for the viewer's seat, never from the full state or the
+stored moves as played; the full state is shown only once the game is finished.
 """
 
 from __future__ import annotations
@@ -88,24 +89,59 @@ def _takeback_json(game: Game, viewer: int | None) -> dict | None:
     }
 
 
+def _move_seen(game: Game, entry: dict, viewer: int | None, over: bool) -> dict:
+    """One played ply as ``viewer`` may know it: the engine's form of it for that seat."""
+    mine = viewer is not None and viewer == entry["seat"]
+    move = game.engine.move_seen_by(
+        entry["move"], mover=entry["seat"], viewer=viewer, took=entry.get("took"), over=over
+    )
+    return {
+        "seat": entry["seat"],
+        "move": move,
+        "took": entry.get("took") if mine or over else None,
+    }
+
+
+def _final(game: Game, state) -> dict:
+    """What the table shows when the scores are counted: the whole position and its count."""
+    score = state.score()
+    return {
+        "position": state.to_json(),
+        "sight_lines": state.sight_lines() if hasattr(state, "sight_lines") else [],
+        "scores": score["scores"],
+        "winners": score.get("winners", []),
+        "moves": game.turns(),
+    }
+
+
 def game_payload(game: Game, seats: list[Seat], viewer: int | None, kind: str = "state") -> dict:
     """One frame for one viewer (a seat index, or None for a spectator), ``ply`` included.
 
-    ``kind`` is ``state`` (a snapshot) or ``move`` (a snapshot that follows one more move).
+    ``kind`` is ``state`` (a snapshot) or ``move`` (a snapshot that follows one more ply).
+    Every move in it is the viewer's form of it (``move_seen_by``); only once the game is
+    finished does ``final`` show the full state.
     """
     now = timezone.now()
-    position = legal_moves = score = None
-    to_move = None
+    position = legal_moves = score = pending = None
+    legal_steps: list[str] = []
+    to_move = final = None
+    over = game.status == Game.Status.FINISHED
     if game.state is not None:
         state = game.engine_state()
         view = state.spectator_view() if viewer is None else state.view(viewer)
         position = view.to_json()
         score = view.public_score()
+        pending = position.get("pending")
+        if pending is not None:
+            pending = {"seat": view.to_move, **pending}
         playing = game.status == Game.Status.ACTIVE
         to_move = view.to_move if playing else None
         own_turn = playing and viewer is not None and not seats[viewer].forfeit
         legal_moves = view.legal_moves() if own_turn else []
-    finished = game.status == Game.Status.FINISHED and game.result is not None
+        legal_steps = view.legal_steps() if own_turn else []
+        if over:
+            final = _final(game, state)
+    finished = over and game.result is not None
     playing_seat = viewer if viewer is not None and not seats[viewer].forfeit else None
     frame = {
         "type": kind,
@@ -119,9 +155,11 @@ def game_payload(game: Game, seats: list[Seat], viewer: int | None, kind: str = 
         "seats": [_seat_json(game, seat, now, finished) for seat in seats],
         "to_move": to_move,
         "position": position,
+        "legal_steps": legal_steps,
         "legal_moves": legal_moves,
+        "pending": pending,
         "score": score,
-        "moves": [{"seat": entry["seat"], "move": entry["move"]} for entry in game.moves],
+        "moves": [_move_seen(game, entry, viewer, over) for entry in game.moves],
         "takebacks": game.takebacks,
         "takeback": _takeback_json(game, viewer),
         "can_abort": playing_seat is not None
@@ -132,9 +170,10 @@ def game_payload(game: Game, seats: list[Seat], viewer: int | None, kind: str = 
         "server_time": _epoch_ms(now),
         "termination": game.termination or None,
         "result": game.result if finished else None,
+        "final": final,
     }
     if kind == "move" and game.moves:
-        frame["move"] = {"seat": game.moves[-1]["seat"], "move": game.moves[-1]["move"]}
+        frame["move"] = frame["moves"][-1]
     return frame
 
 

@@ -471,19 +471,29 @@ def _move_apply(game: Game, seats: list[Seat], seat: Seat, state, move: str, now
     if flagged is not None:
         _seat_forfeit(game, seats, flagged, Seat.Forfeit.TIME, now)
         return Refused("out_of_time", "your time ran out before the move arrived")
+    planting = _pending(state)
     try:
         after = state.apply(move, seat.index)
-        took = state.took(move)
+        # A plant step takes nothing itself: it carries its turn's take (for "=*").
+        took = game.moves[-1]["took"] if planting else state.took(move)
     except EngineError as error:
         raise Refused("illegal", str(error)) from None
-    if game.is_live and not seat.forfeit:
-        spent = int((now - game.turn_started_at).total_seconds() * 1000)
-        seat.clock_ms = seat.clock_ms - spent + game.clock_increment * 1000
-        seat.save(update_fields=["clock_ms"])
     game.moves = [*game.moves, {"seat": seat.index, "move": move, "took": took}]
     game.ply += 1
     game.takeback_offer = None
     game.state = after.to_json()
+    if _pending(after):
+        # The take step of a turn: same mover, the clock and deadline run on from the
+        # turn's start, and a bot mover gets a task for its plant (a ply of its own).
+        if game.bot_to_move:
+            _queue_bot(game)
+        game.save()
+        _after_commit_game(game, "move")
+        return None
+    if game.is_live and not seat.forfeit:
+        spent = int((now - game.turn_started_at).total_seconds() * 1000)
+        seat.clock_ms = seat.clock_ms - spent + game.clock_increment * 1000
+        seat.save(update_fields=["clock_ms"])
     if after.is_over:
         _game_end(game, termination="normal", now=now)
         return None
@@ -491,6 +501,11 @@ def _move_apply(game: Game, seats: list[Seat], seat: Seat, state, move: str, now
     game.save()
     _after_commit_game(game, "move")
     return None
+
+
+def _pending(state) -> bool:
+    """True while a Topiary take waits for its plant (Wizards' Garden never has one)."""
+    return getattr(state, "pending_step", None) is not None
 
 
 def move_play(*, game_id: int, user, ply: int, move: str) -> Game:
@@ -778,7 +793,7 @@ def game_score(*, game_id: int) -> Game:
         initial = game.engine_initial()
         record = module.make_record(
             initial,
-            [entry["move"] for entry in game.moves],
+            [turn["move"] for turn in game.turns()],
             seed=game.seed,
             names=[seat.user.username for seat in seats],
         )
