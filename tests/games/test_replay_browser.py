@@ -34,7 +34,8 @@ def ply_shown(page) -> str:
 
 def test_stepping_through_a_finished_topiary_game(page, asgi_server):
     game = finished_game("topiary")
-    last = game.ply
+    frames = replay_frames(game.record)["frames"]
+    last = len(frames) - 1
     page.goto(f"{asgi_server}/games/{game.pk}/replay/")
     assert ply_shown(page).startswith(f"Ply 0 of {last}")
     # The deal: 25 tiles, the centre face up, no visitor yet, every hand revealed.
@@ -46,21 +47,21 @@ def test_stepping_through_a_finished_topiary_game(page, asgi_server):
     assert page.locator('[data-step="back"]').is_disabled()
 
     page.get_by_role("button", name="Next ply").click()
-    first = game.moves[0]["move"]
-    mover = ["ann", "bob"][game.moves[0]["seat"]]
+    first = frames[1]["move"]
+    mover = ["ann", "bob"][frames[1]["mover"]]
     assert ply_shown(page).startswith(f"Ply 1 of {last} · {mover}: {first}")
     assert page.locator("svg.garden g.visitor").count() == 1
     # The visitor just placed shows its sight line and what it sees.
     position = first.split(" ")[0]
     assert page.locator(f'#replay-visitors li.selected[data-position="{position}"]').count() == 1
-    (placed,) = replay_frames(game.record)["frames"][1]["visitors"]
+    (placed,) = frames[1]["visitors"]
     beside = page.locator("svg.garden g.visitor.selected .visitor-points")
     assert beside.text_content() == str(placed["points"])
 
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     assert ply_shown(page).startswith(f"Ply 3 of {last}")
-    assert page.locator("svg.garden g.visitor").count() == 3
+    assert page.locator("svg.garden g.visitor").count() == len(frames[3]["visitors"])
     page.keyboard.press("ArrowLeft")
     assert ply_shown(page).startswith(f"Ply 2 of {last}")
     page.get_by_role("button", name="Back one ply").click()
@@ -77,6 +78,34 @@ def test_stepping_through_a_finished_topiary_game(page, asgi_server):
     assert ply_shown(page).startswith(f"Ply 0 of {last}")
     page.locator("#replay-moves button").nth(4).click()
     assert ply_shown(page).startswith(f"Ply 5 of {last}")
+
+
+def test_a_take_and_its_plant_are_two_steps_of_the_replay(page, asgi_server):
+    game = finished_game("topiary")
+    frames = replay_frames(game.record)["frames"]
+    take = next(frame for frame in frames if frame["step"] == "take")
+    plant = frames[take["ply"] + 1]
+    position, cell = take["move"].split(" ")[:2]
+    took = take["move"].split("(took ")[1].rstrip(")")
+    mover = ["ann", "bob"][take["mover"]]
+    page.goto(f"{asgi_server}/games/{game.pk}/replay/")
+    page.locator("#replay-moves button").nth(take["ply"] - 1).click()
+    # The take: the visitor stands, the cell is a gap, the tile is in the taker's hand of four.
+    assert ply_shown(page).startswith(f"Ply {take['ply']} of {len(frames) - 1} · {mover}: ")
+    assert page.locator(f'svg.garden g.tile.gap[data-cell="{cell}"]').count() == 1
+    assert page.locator(f'svg.garden g.visitor[data-position="{position}"]').count() == 1
+    held = page.locator(".replay-hands li").nth(take["mover"]).inner_text()
+    assert f"(just took {took})" in held
+    assert len(held.split(": hand ")[1].split(" (")[0].split()) == 4
+    # The plant: its own step, listed under the take, the tile face up in the gap.
+    page.keyboard.press("ArrowRight")
+    assert ply_shown(page).startswith(f"Ply {plant['ply']} of {len(frames) - 1} · {mover}: =")
+    assert page.locator(f'svg.garden g.tile.gap[data-cell="{cell}"]').count() == 0
+    planted = plant["move"][1:]
+    title = page.locator(f'svg.garden g.tile[data-cell="{cell}"] title').text_content()
+    assert title.endswith(f"{planted[1]}, face up")
+    assert page.locator("#replay-moves li.current.step-plant").count() == 1
+    assert page.locator(f'svg.garden g.visitor.selected[data-position="{position}"]').count() == 1
 
 
 def test_stepping_through_a_wizards_garden_game(page, asgi_server):
