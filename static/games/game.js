@@ -493,8 +493,7 @@ function drawFinalCount() {
     const row = document.createElement("tr");
     row.dataset.seat = entry.seat;
     if (winners.includes(entry.seat)) row.classList.add("winner");
-    const name = document.createElement("th");
-    name.scope = "row";
+    const name = document.createElement("td");
     const swatch = document.createElement("span");
     swatch.className = "swatch";
     swatch.style.background = SEAT_COLOURS[entry.seat];
