@@ -841,6 +841,11 @@ function accept(next) {
   }
   previousBoard = previous.position?.board && next.type === "move" ? previous.position.board : null;
   render();
+  if (turnChanged && pendingTake() && myTurn()) {
+    // The Confirm button that sent the take is gone: keyboard users go on from the tile taken.
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (lost) document.querySelector("#hand-tiles .hand-tile.taken")?.focus();
+  }
 }
 
 async function resync() {
