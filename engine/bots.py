@@ -260,7 +260,32 @@ def _topiary_keep(view: topiary.View, rng: Rng) -> str:
     return topiary.move_name(_pick_best(scored, rng))
 
 
+def plant_scores(view: topiary.View) -> dict[int, int]:
+    """With the viewer's take pending: per plant step code, the viewer's score after it."""
+    seat, garden = view.seat, list(view.garden)
+    _, cell, took = view.pending
+    mine = [p for p, s in enumerate(view.visitors) if s == seat]
+    values = {}
+    for code in view.move_codes():
+        planted = took if code == topiary._PLANT_STEP else code - topiary._PLANT_STEP - 1
+        garden[cell] = planted
+        points = seen = 0
+        for p in mine:
+            pts, mask = line_points(garden, LINES[p])
+            points += pts
+            seen |= mask
+        values[code] = points + hand_points([t for t in view.hand if t != planted], seen)
+    return values
+
+
+def _topiary_plant(view, rng) -> str:
+    """The plant step of a pending take: the best score knowing the taken tile."""
+    return topiary.move_name(_pick_best(plant_scores(view), rng))
+
+
 def _topiary_greedy(view, rng, budget, iterations) -> str:
+    if view.pending is not None:
+        return _topiary_plant(view, rng)
     if view.phase == "draft":
         return _topiary_keep(view, rng)
     values = expected_scores(view)
@@ -278,6 +303,8 @@ def _topiary_reward(table: fastplay.Table, seat: int) -> float:
 
 def _topiary_strong(view, rng, budget, iterations) -> str:
     start = time.perf_counter()
+    if view.pending is not None:
+        return _topiary_plant(view, rng)
     if view.phase == "draft":
         return _topiary_keep(view, rng)
     values = expected_scores(view, rivals=True)

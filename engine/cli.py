@@ -161,7 +161,11 @@ def _play(module, args, read):
 COMMANDS: dict[str, Command] = {
     "score": Command(_score, "the score JSON of a position"),
     "moves": Command(_moves, "the legal moves of the player to move, as a JSON list"),
-    "apply": Command(_apply, "the position after MOVE (a full state in and out)", ("MOVE",)),
+    "apply": Command(
+        _apply,
+        "the position after MOVE or a step ('c5:S c4', then '=R3'); a full state in and out",
+        ("MOVE",),
+    ),
     "replay": Command(_replay, "check a game record; print its final position and scores"),
     "perft": Command(
         _perft,

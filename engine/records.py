@@ -9,7 +9,9 @@ A record is one JSON object, the same shape for both games::
      "scores": [...], "winners": [...]}
 
 A move is its notation, or, when it takes a hidden tile (a Topiary take), an object with the
-notation and the tile taken. ``scores`` and ``winners`` are the score JSON of the last
+notation and the tile taken. A Topiary turn played in two steps (``c5:S c4`` then ``=R3``)
+is recorded as its finished move (``c5:S c4=R3``): records hold one entry per turn.
+``scores`` and ``winners`` are the score JSON of the last
 position. ``seed`` is the seed the deal came from, or null when the initial position was not
 dealt from a seed (a puzzle, an edited position); with a seed, replaying checks that the
 initial position is that seed's deal.
@@ -40,7 +42,9 @@ def make_record(
 ) -> dict:
     """The record of ``moves`` (notation) played from ``initial`` by the seats ``names``.
 
-    Raises IllegalMove if a move is not legal where it is played.
+    A take step and the plant step after it may stand for the finished move; the record
+    holds the finished move. Raises IllegalMove if a move is not legal where it is played,
+    or if the moves end with a take waiting for its plant.
     """
     names = list(names)
     if len(names) != initial.players:
@@ -49,10 +53,19 @@ def make_record(
         raise RecordError(f"seed: {seed!r} is not an integer, a string or None")
     state = initial
     entries: list[str | dict] = []
+    pending: tuple[str, str] | None = None
     for move in moves:
         took = state.took(move)
-        entries.append(move if took is None else {"move": move, "took": took})
         state = state.apply(move)
+        if state.pending_step is not None:
+            pending = (move, took)
+            continue
+        if pending is not None:
+            (take, took), pending = pending, None
+            move = module.join_steps(take, move, took)
+        entries.append(move if took is None else {"move": move, "took": took})
+    if pending is not None:
+        raise IllegalMove(f"{pending[0]!r}: the take is not planted, the record would end mid-turn")
     score = state.score()
     return {
         "game": module.NAME,
@@ -137,6 +150,10 @@ def _replay_move(state, ply: int, entry: Any):
         after = state.apply(move)
     except IllegalMove as error:
         raise RecordError(str(error), ply) from None
+    if getattr(after, "pending_step", None) is not None:
+        raise RecordError(
+            f"{move!r} is a take step; a record holds finished moves like '{move}=*'", ply
+        )
     if entry.get("took") != took:
         if took is None:
             raise RecordError(

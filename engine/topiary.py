@@ -3,6 +3,8 @@
     state = new_game(Options(players=2), seed=1)
     state.legal_moves()              # ['a1:E', 'a1:E a1=*', 'a1:E a1=H2', ...]
     state = state.apply("c5:S c4=*")
+    state.apply("c5:S c4")           # or in two steps, as at the table: the take step ...
+    pending.apply("=R3")             # ... then the plant step (see ``State.legal_steps``)
     state.view(0).to_json()          # what seat 0 may know
     state.score()                    # NOTATION.md's score JSON
 
@@ -69,6 +71,8 @@ TYPE_NAMES = {
 ALL_TILES = tuple(range(40))
 FACE_DOWN = 40
 UNKNOWN = 80
+#: The empty cell of a pending take (the tile is in the taker's hand until the plant).
+GAP = 81
 VISITORS_PER_PLAYER = {2: 8, 3: 6, 4: 5}
 HAND_SIZE = 3
 PHASES = ("draft", "play", "over")
@@ -130,6 +134,11 @@ _PLACE_CODE = tuple((p * 26 + NO_TAKE) * _PLANTS for p in range(len(POSITIONS)))
 _TAKE_BASES = tuple(
     tuple((cell, (p * 26 + cell) * _PLANTS) for cell in line) for p, line in enumerate(LINES)
 )
+#: Step codes (a turn with a take in two decisions): a take step is ``_TAKE_STEP + position *
+#: 26 + cell``, a plant step ``_PLANT_STEP + plant`` (``plant`` as in a move code). Both lie
+#: above every move code, so ``apply_code`` tells them apart with one comparison.
+_TAKE_STEP = 1 << 17
+_PLANT_STEP = 1 << 18
 _ALL_POSITIONS = tuple(range(len(POSITIONS)))
 _NO_CORNERS = tuple(p for p in _ALL_POSITIONS if len(LINES[p]) > 1)
 
@@ -152,12 +161,19 @@ def _parse_cell_tile(text: Any, where: str) -> int:
         return TILE_INDEX[text]
     if isinstance(text, str) and text[:1].islower() and text[:1].upper() + text[1:] in TILE_INDEX:
         return TILE_INDEX[text[:1].upper() + text[1:]] + FACE_DOWN
+    if text == ".":
+        return GAP
     if text == "?":
         raise NotationError(f"{where}: '?' in a full position; every identity must be known")
-    raise NotationError(f"{where}: {text!r} is not a garden cell ('R3' face up, 'r3' face down)")
+    raise NotationError(
+        f"{where}: {text!r} is not a garden cell ('R3' face up, 'r3' face down, '.' the gap "
+        "of a pending take)"
+    )
 
 
 def _cell_text(value: int) -> str:
+    if value == GAP:
+        return "."
     if value >= UNKNOWN:
         return "?"
     if value >= FACE_DOWN:
@@ -357,6 +373,25 @@ def _play_codes(face_down: int, visitors, hand, positions, must_pick: bool) -> l
     return out
 
 
+def _step_codes(face_down: int, visitors, positions, must_pick: bool) -> list[int]:
+    """The first decisions of a play turn: place only (unless ``must_pick`` forbids it) and
+    place-and-take, one code each (a take's plant is the second decision)."""
+    out: list[int] = []
+    for p in positions:
+        if visitors[p] < 0:
+            base = _TAKE_STEP + p * 26
+            takes = [base + cell for cell in LINES[p] if face_down >> cell & 1]
+            if not (must_pick and takes):
+                out.append(_PLACE_CODE[p])
+            out += takes
+    return out
+
+
+def _plant_codes(hand: tuple[int, ...], took: int) -> list[int]:
+    """The plant steps of a pending take: ``=*`` and each tile held before the take."""
+    return [_PLANT_STEP, *(_PLANT_STEP + tile + 1 for tile in hand if tile != took)]
+
+
 def _keep_codes(pool: tuple[int, ...]) -> list[int]:
     return [-((1 << a) | (1 << b) | (1 << c)) for a, b, c in itertools.combinations(pool, 3)]
 
@@ -369,6 +404,12 @@ def move_name(code: int) -> str:
     """The notation of a move code (see the module docstring)."""
     if code < 0:
         return "keep " + " ".join(TILE_NAMES[t] for t in _mask_tiles(-code))
+    if code >= _PLANT_STEP:
+        plant = code - _PLANT_STEP
+        return "=*" if plant == 0 else f"={TILE_NAMES[plant - 1]}"
+    if code >= _TAKE_STEP:
+        p, cell = divmod(code - _TAKE_STEP, 26)
+        return f"{POSITIONS[p]} {CELLS[cell]}"
     rest, plant = divmod(code, _PLANTS)
     p, cell = divmod(rest, 26)
     if cell == NO_TAKE:
@@ -379,7 +420,8 @@ def move_name(code: int) -> str:
 def decode_move(code: int) -> tuple[int, int | None, int | None]:
     """A play move code as (position index, taken cell or None, planted hand tile or None).
 
-    ``None`` as the planted tile means the taken tile itself (``*``) or no take.
+    ``None`` as the planted tile means the taken tile itself (``*``) or no take. Full moves
+    only, not step codes.
     """
     rest, plant = divmod(code, _PLANTS)
     p, cell = divmod(rest, 26)
@@ -408,8 +450,15 @@ def _parse_move(text: Any) -> int:
                 raise IllegalMove(f"malformed move {text!r}: {name} named twice")
             mask |= 1 << TILE_INDEX[name]
         return -mask
+    if parts[0].startswith("="):
+        name = parts[0][1:]
+        if len(parts) > 1 or not (name == "*" or name in TILE_INDEX):
+            raise IllegalMove(
+                f"malformed move {text!r}: a plant step is '=' and a tile or '*', like '=R3'"
+            )
+        return _PLANT_STEP + (0 if name == "*" else TILE_INDEX[name] + 1)
     if len(parts) > 2:
-        raise IllegalMove(f"malformed move {text!r}: expected 'c5:S' or 'c5:S c4=R3'")
+        raise IllegalMove(f"malformed move {text!r}: expected 'c5:S', 'c5:S c4' or 'c5:S c4=R3'")
     p = POSITION_INDEX.get(parts[0])
     if p is None:
         raise IllegalMove(
@@ -419,8 +468,10 @@ def _parse_move(text: Any) -> int:
     if len(parts) == 1:
         return _PLACE_CODE[p]
     cell_name, eq, plant_name = parts[1].partition("=")
+    if not eq and cell_name in CELL_INDEX:
+        return _TAKE_STEP + p * 26 + CELL_INDEX[cell_name]
     if not eq or cell_name not in CELL_INDEX:
-        raise IllegalMove(f"malformed move {text!r}: expected a take like 'c4=R3' or 'c4=*'")
+        raise IllegalMove(f"malformed move {text!r}: expected a take like 'c4', 'c4=R3' or 'c4=*'")
     if plant_name == "*":
         plant = 0
     elif plant_name in TILE_INDEX:
@@ -428,6 +479,42 @@ def _parse_move(text: Any) -> int:
     else:
         raise IllegalMove(f"malformed move {text!r}: {plant_name!r} is not a tile or '*'")
     return (p * 26 + CELL_INDEX[cell_name]) * _PLANTS + plant
+
+
+def join_steps(take_step: str, plant_step: str, took: str) -> str:
+    """The finished move of a turn played in two steps, as records and move lists write it.
+
+    ``join_steps("c5:S c4", "=R3", "N2") == "c5:S c4=R3"``; planting the taken tile, by
+    ``=*`` or by its name (``took``), gives ``"c5:S c4=*"``.
+    """
+    take, plant = _parse_move(take_step), _parse_move(plant_step)
+    if not _TAKE_STEP <= take < _PLANT_STEP:
+        raise IllegalMove(f"{take_step!r}: not a take step like 'c5:S c4'")
+    if plant < _PLANT_STEP:
+        raise IllegalMove(f"{plant_step!r}: not a plant step like '=R3' or '=*'")
+    taken = parse_tile(took, "took")
+    planted = plant - _PLANT_STEP - 1
+    return f"{move_name(take)}={'*' if planted in (-1, taken) else TILE_NAMES[planted]}"
+
+
+def move_seen_by(move: str, *, mover: int, viewer: int | None, took: str | None, over: bool) -> str:
+    """The form of a recorded move or step that ``viewer`` (a seat, None: a spectator) may see.
+
+    Once the game is over, and always for the mover, the move as played. Otherwise a draft
+    move is ``keep`` without its tiles, and a plant of the taken tile (``c5:S c4=*``,
+    ``=*``) names the tile planted, face up now, so nobody else learns whether it was the
+    taken one or came from the hand; ``took`` is the recorded taken tile (None: no take).
+    """
+    if over or viewer == mover:
+        return move
+    if move.split()[:1] == ["keep"]:
+        return "keep"
+    head, eq, plant = move.rpartition("=")
+    if eq and plant == "*":
+        if took is None:
+            raise NotationError(f"{move!r}: plants the taken tile, but no taken tile is given")
+        return f"{head}={took}"
+    return move
 
 
 # --------------------------------------------------------------------------- state
@@ -473,7 +560,17 @@ def _replaced(items: tuple, index: int, value) -> tuple:
 
 
 def _face_down_mask(garden: tuple[int, ...]) -> int:
-    return sum(1 << cell for cell in range(25) if garden[cell] >= FACE_DOWN)
+    return sum(1 << cell for cell in range(25) if FACE_DOWN <= garden[cell] < GAP)
+
+
+def _next_turn(mover: int, unplaced: tuple[int, ...]) -> tuple[int, str]:
+    """``(to_move, phase)`` once ``mover``'s turn is finished."""
+    players = len(unplaced)
+    for step in range(1, players + 1):
+        seat = (mover + step) % players
+        if unplaced[seat]:
+            return seat, "play"
+    return (mover + 1) % players, "over"
 
 
 class _StateFields(NamedTuple):
@@ -495,6 +592,9 @@ class _StateFields(NamedTuple):
     passed_on: tuple[tuple[int, ...] | None, ...] | None
     #: Bitmask of the face-down cells (derived from ``garden``, for move generation).
     face_down: int
+    #: A take waiting for its plant: (position, cell, taken tile), else None. The visitor is
+    #: placed, the cell is ``GAP`` and the taken tile is the 4th in the mover's hand.
+    pending: tuple[int, int, int] | None = None
 
 
 class State(_Seated, _StateFields):
@@ -510,8 +610,20 @@ class State(_Seated, _StateFields):
 
     # -- moves
 
+    @property
+    def pending_step(self) -> str | None:
+        """The take step waiting for its plant (``"c5:S c4"``), else None."""
+        if self.pending is None:
+            return None
+        p, cell, _ = self.pending
+        return f"{POSITIONS[p]} {CELLS[cell]}"
+
     def move_codes(self) -> list[int]:
-        """The mover's legal moves as codes (fast path; unsorted)."""
+        """The mover's legal moves as codes (fast path; unsorted).
+
+        With a take pending, the plant steps (the only way to finish the turn)."""
+        if self.pending is not None:
+            return _plant_codes(self.hands[self.to_move], self.pending[2])
         if self.phase == "play":
             return _play_codes(
                 self.face_down,
@@ -525,8 +637,25 @@ class State(_Seated, _StateFields):
         return []
 
     def legal_moves(self) -> list[str]:
-        """The mover's legal moves in notation, sorted, each once."""
+        """The mover's legal moves in notation, sorted, each once (plant steps when pending)."""
         return sorted(map(move_name, self.move_codes()))
+
+    def step_codes(self) -> list[int]:
+        """The mover's next decisions as codes (unsorted); see ``legal_steps``."""
+        if self.phase == "play" and self.pending is None:
+            return _step_codes(
+                self.face_down, self.visitors, self.options.positions, self.options.must_pick
+            )
+        return self.move_codes()
+
+    def legal_steps(self) -> list[str]:
+        """The mover's next decision as at the table, sorted, each once.
+
+        In play: ``c5:S`` (place only, unless ``must_pick`` forbids it) and ``c5:S c4`` (place
+        and take); with a take pending: ``=*`` and ``=`` each tile held before the take. In the
+        draft, the keep moves.
+        """
+        return sorted(map(move_name, self.step_codes()))
 
     def _draft_pool(self) -> tuple[int, ...]:
         return tuple(sorted(self.hands[self.to_move] + self.received[self.to_move]))
@@ -542,6 +671,10 @@ class State(_Seated, _StateFields):
                 raise IllegalMove(f"{move!r}: seat {seat} has no visitors left")
             raise IllegalMove(f"{move!r}: not your turn, seat {self.to_move} is to move")
         code = _parse_move(move)
+        if self.pending is not None:
+            return self._plant_code_of(move, code)
+        if code >= _PLANT_STEP:
+            raise IllegalMove(f"{move!r}: nothing to plant, no take is pending")
         if self.phase == "draft":
             if code >= 0:
                 raise IllegalMove(f"{move!r}: the draft is on, expected 'keep' and 3 tiles")
@@ -555,7 +688,10 @@ class State(_Seated, _StateFields):
             return code
         if code < 0:
             raise IllegalMove(f"{move!r}: the draft is over, place a visitor")
-        p, cell, plant = decode_move(code)
+        if code >= _TAKE_STEP:
+            (p, cell), plant = divmod(code - _TAKE_STEP, 26), None
+        else:
+            p, cell, plant = decode_move(code)
         position = POSITIONS[p]
         if p not in self.options.positions:
             raise IllegalMove(f"{move!r}: position {position} is not in play (corner_diagonals)")
@@ -586,29 +722,45 @@ class State(_Seated, _StateFields):
             )
         return code
 
+    def _plant_code_of(self, move: str, code: int) -> int:
+        p, cell, _ = self.pending
+        if code < _PLANT_STEP:
+            raise IllegalMove(
+                f"{move!r}: plant a tile from your hand in {CELLS[cell]} first (the take "
+                f"{POSITIONS[p]} {CELLS[cell]} is pending): '=*' or '=' and a tile"
+            )
+        planted = code - _PLANT_STEP - 1
+        if planted >= 0 and planted not in self.hands[self.to_move]:
+            raise IllegalMove(f"{move!r}: {TILE_NAMES[planted]} is not in your hand")
+        return code
+
     def apply(self, move: str, seat: int | None = None) -> State:
         """The state after ``move``; IllegalMove with the reason if the rules forbid it.
 
         ``seat``, if given, is who is moving: a move by anyone but the mover is refused.
+        ``move`` is a whole move or a step: a take step ``c5:S c4`` gives a pending state
+        (same mover), whose only moves are the plant steps ``=*`` / ``=R3``.
         """
         return self.apply_code(self.code_of(move, seat))
 
     def took(self, move: str) -> str | None:
-        """The tile a legal move takes (for the record), or None."""
+        """The tile a legal move or take step takes (for the record), or None."""
         code = self.code_of(move)
-        if code < 0:
+        if code < 0 or code >= _PLANT_STEP:
             return None
-        cell = decode_move(code)[1]
+        cell = (code - _TAKE_STEP) % 26 if code >= _TAKE_STEP else decode_move(code)[1]
         return None if cell is None else TILE_NAMES[self.garden[cell] - FACE_DOWN]
 
     def apply_code(self, code: int) -> State:
         """The state after a legal move code (fast path: no checks)."""
         if code < 0:
             return self._apply_keep(code)
+        if code >= _TAKE_STEP:
+            return self._apply_step(code)
         rest, plant = divmod(code, _PLANTS)
         p, cell = divmod(rest, 26)
         (options, garden, visitors, unplaced, hands, box, mover, _, removed, first, received,
-         passed_on, face_down) = self  # fmt: skip
+         passed_on, face_down, _) = self  # fmt: skip
         if cell != NO_TAKE:
             taken = garden[cell] - FACE_DOWN
             face_down &= ~(1 << cell)
@@ -633,8 +785,32 @@ class State(_Seated, _StateFields):
         return _new_state(
             State,
             (options, garden, visitors, unplaced, hands, box, to_move, phase, removed, first,
-             received, passed_on, face_down),
+             received, passed_on, face_down, None),
         )  # fmt: skip
+
+    def _apply_step(self, code: int) -> State:
+        mover, hands = self.to_move, self.hands
+        if code >= _PLANT_STEP:
+            _, cell, took = self.pending
+            planted = took if code == _PLANT_STEP else code - _PLANT_STEP - 1
+            to_move, phase = _next_turn(mover, self.unplaced)
+            return self._replace(
+                garden=_replaced(self.garden, cell, planted),
+                hands=_replaced(hands, mover, tuple(t for t in hands[mover] if t != planted)),
+                to_move=to_move,
+                phase=phase,
+                pending=None,
+            )
+        p, cell = divmod(code - _TAKE_STEP, 26)
+        took = self.garden[cell] - FACE_DOWN
+        return self._replace(
+            garden=_replaced(self.garden, cell, GAP),
+            visitors=_replaced(self.visitors, p, mover),
+            unplaced=_replaced(self.unplaced, mover, self.unplaced[mover] - 1),
+            hands=_replaced(hands, mover, tuple(sorted((*hands[mover], took)))),
+            face_down=self.face_down & ~(1 << cell),
+            pending=(p, cell, took),
+        )
 
     def _apply_keep(self, code: int) -> State:
         mover = self.to_move
@@ -655,7 +831,7 @@ class State(_Seated, _StateFields):
         return self._replace(hands=hands, passed_on=passed_on, received=received, to_move=receiver)
 
     def children(self) -> list[State]:
-        """The states after each legal move, in ``move_codes()`` order."""
+        """The states after each legal move, in ``move_codes()`` order (plants when pending)."""
         apply_code = self.apply_code
         return [apply_code(code) for code in self.move_codes()]
 
@@ -708,6 +884,8 @@ class State(_Seated, _StateFields):
                 "received": [_tiles_json(x) for x in self.received],
                 "passed_on": [_tiles_json(x) for x in self.passed_on],
             }
+        if self.pending is not None:
+            data["pending"] = _pending_json(self.pending)
         data["box"] = [TILE_NAMES[t] for t in self.box]
         return data
 
@@ -724,7 +902,10 @@ class State(_Seated, _StateFields):
         return self._view(None)
 
     def _view(self, seat: int | None) -> View:
-        garden = tuple(UNKNOWN if x >= FACE_DOWN else x for x in self.garden)
+        garden = tuple(UNKNOWN if FACE_DOWN <= x < GAP else x for x in self.garden)
+        pending = self.pending
+        if pending is not None and seat != self.to_move:
+            pending = (pending[0], pending[1], UNKNOWN)
         received = passed_on = None
         if self.received is not None:
             received = tuple(
@@ -748,6 +929,7 @@ class State(_Seated, _StateFields):
             first_player=self.first_player,
             received=received,
             passed_on=passed_on,
+            pending=pending,
         )
 
 
@@ -756,6 +938,8 @@ class View(_Frozen):
 
     Face-down tiles are ``UNKNOWN`` in ``garden``; ``hand`` is the viewer's own hand (None for
     a spectator); in a draft, ``received``/``passed_on`` hold only the viewer's own tiles.
+    ``pending`` is the state's (position, cell, taken tile) with the tile ``UNKNOWN`` for all
+    but the taker.
     """
 
     __slots__ = (
@@ -764,6 +948,7 @@ class View(_Frozen):
         "hand",
         "options",
         "passed_on",
+        "pending",
         "phase",
         "received",
         "removed_type",
@@ -785,6 +970,7 @@ class View(_Frozen):
     first_player: int
     received: tuple | None
     passed_on: tuple | None
+    pending: tuple[int, int, int] | None
 
     def __init__(self, **values):
         for name in View.__slots__:
@@ -796,10 +982,22 @@ class View(_Frozen):
     def __repr__(self):
         return f"<topiary.View seat={self.seat} {self.to_json()}>"
 
+    @property
+    def pending_step(self) -> str | None:
+        """The take step waiting for its plant (``"c5:S c4"``), else None."""
+        if self.pending is None:
+            return None
+        p, cell, _ = self.pending
+        return f"{POSITIONS[p]} {CELLS[cell]}"
+
     def move_codes(self) -> list[int]:
-        """The viewer's legal move codes when the viewer is to move, else []."""
+        """The viewer's legal move codes when the viewer is to move, else [].
+
+        With a take pending, the plant steps."""
         if self.seat is None or self.seat != self.to_move:
             return []
+        if self.pending is not None:
+            return _plant_codes(self.hand, self.pending[2])
         if self.phase == "play":
             return _play_codes(
                 _face_down_mask(self.garden),
@@ -815,6 +1013,22 @@ class View(_Frozen):
     def legal_moves(self) -> list[str]:
         """The viewer's legal moves in notation when the viewer is to move, else []."""
         return sorted(map(move_name, self.move_codes()))
+
+    def step_codes(self) -> list[int]:
+        """The viewer's next decisions as codes when to move (unsorted), else []."""
+        mover = self.seat is not None and self.seat == self.to_move
+        if mover and self.phase == "play" and self.pending is None:
+            return _step_codes(
+                _face_down_mask(self.garden),
+                self.visitors,
+                self.options.positions,
+                self.options.must_pick,
+            )
+        return self.move_codes()
+
+    def legal_steps(self) -> list[str]:
+        """As ``State.legal_steps``, for the viewer when to move, else []."""
+        return sorted(map(move_name, self.step_codes()))
 
     def sight_lines(self) -> list[dict]:
         """As ``State.sight_lines``: what each visitor sees is public (face-up tiles only)."""
@@ -865,7 +1079,7 @@ class View(_Frozen):
     def to_json(self) -> dict:
         """NOTATION.md's position JSON with ``?`` for what the viewer may not know."""
         hands = [
-            [TILE_NAMES[t] for t in self.hand] if s == self.seat else ["?"] * HAND_SIZE
+            [TILE_NAMES[t] for t in self.hand] if s == self.seat else ["?"] * self._hand_size(s)
             for s in range(self.players)
         ]
         data = _position_json(
@@ -885,7 +1099,22 @@ class View(_Frozen):
                 "received": [_tiles_json(x) for x in self.received],
                 "passed_on": [_tiles_json(x) for x in self.passed_on],
             }
+        if self.pending is not None:
+            data["pending"] = _pending_json(self.pending)
         return data
+
+    def _hand_size(self, seat: int) -> int:
+        """Tiles in ``seat``'s hand: 4 for a taker whose plant is pending, else 3."""
+        return HAND_SIZE + (self.pending is not None and seat == self.to_move)
+
+
+def _pending_json(pending: tuple[int, int, int]) -> dict:
+    p, cell, took = pending
+    return {
+        "position": POSITIONS[p],
+        "cell": CELLS[cell],
+        "took": "?" if took >= UNKNOWN else TILE_NAMES[took],
+    }
 
 
 def _tiles_json(tiles: tuple[int, ...] | None) -> list[str] | None:
@@ -923,14 +1152,19 @@ def sample_state(view: View, rng: Rng) -> State:
     the same view without always being a deal the draft could have made; the bots'
     determinizations (``engine.fastplay.Dealer``) keep them to the seats that drafted later
     and the box. Other seats' draft history, which nobody but they know, is filled with
-    arbitrary tiles of the right count.
+    arbitrary tiles of the right count. With a take pending that the viewer did not make, the
+    taken tile is one that may have been face down, and is the fourth in the mover's hand.
     """
     seat, players = view.seat, view.players
     unseen = view.unseen_tiles()
     passed = set() if seat is None or view.passed_on is None else set(view.passed_on[seat] or ())
     may_be_face_down = [x for x in unseen if x not in passed]
     rng.shuffle(may_be_face_down)
-    face_down = [c for c in range(25) if view.garden[c] >= FACE_DOWN]
+    pending, took = view.pending, None
+    if pending is not None and pending[2] == UNKNOWN:
+        took = may_be_face_down.pop()
+        pending = (pending[0], pending[1], took)
+    face_down = [c for c in range(25) if view.garden[c] == UNKNOWN]
     garden = list(view.garden)
     for cell, tile in zip(face_down, may_be_face_down, strict=False):
         garden[cell] = tile + FACE_DOWN
@@ -941,7 +1175,8 @@ def sample_state(view: View, rng: Rng) -> State:
         if s == seat:
             hands.append(view.hand)
         else:
-            hands.append(tuple(sorted(rest[:HAND_SIZE])))
+            extra = (took,) if took is not None and s == view.to_move else ()
+            hands.append(tuple(sorted((*rest[:HAND_SIZE], *extra))))
             del rest[:HAND_SIZE]
     received = passed_on = None
     if view.received is not None:
@@ -974,6 +1209,7 @@ def sample_state(view: View, rng: Rng) -> State:
         received=received,
         passed_on=passed_on,
         face_down=_face_down_mask(garden),
+        pending=pending,
     )
 
 
@@ -1064,6 +1300,7 @@ _POSITION_KEYS = {
     "first_player",
     "draft",
     "box",
+    "pending",
 }
 
 
@@ -1150,25 +1387,46 @@ def state_from_json(data: Any) -> State:
             f"not {quota}",
         )
 
+    phase = data.get("phase")
+    _require(phase in PHASES, f"phase: {phase!r} is not 'draft', 'play' or 'over'")
+    to_move = _seat(data.get("to_move"), "to_move", players)
+    pending = _pending_from_json(data.get("pending"), garden, visitors, to_move, options)
+    _require(pending is None or phase == "play", f"pending: a take pending in phase {phase!r}")
+
     hands_data = data.get("hands")
     _require(
         isinstance(hands_data, list) and len(hands_data) == players,
         f"hands: expected {players} hands",
     )
     hands = tuple(
-        tuple(sorted(_tile_list(h, f"hands[{s}]", HAND_SIZE))) for s, h in enumerate(hands_data)
+        tuple(
+            sorted(
+                _tile_list(
+                    h,
+                    f"hands[{s}]",
+                    HAND_SIZE + (pending is not None and s == to_move),
+                )
+            )
+        )
+        for s, h in enumerate(hands_data)
     )
+    if pending is not None:
+        _require(
+            pending[2] in hands[to_move],
+            f"pending.took: {TILE_NAMES[pending[2]]} is not in the hand of seat {to_move}",
+        )
 
-    phase = data.get("phase")
-    _require(phase in PHASES, f"phase: {phase!r} is not 'draft', 'play' or 'over'")
-    to_move = _seat(data.get("to_move"), "to_move", players)
-    all_placed = not any(unplaced)
+    # A pending take's visitor is placed, but the turn is not over until the plant.
+    unplaced_at_turn = list(unplaced)
+    if pending is not None:
+        unplaced_at_turn[to_move] += 1
+    all_placed = not any(unplaced_at_turn)
     if phase == "over":
         _require(all_placed, "phase: 'over' but visitors are still unplaced")
     else:
         _require(not all_placed, f"phase: {phase!r} but every visitor is placed")
     if phase == "play":
-        _require(unplaced[to_move] > 0, f"to_move: seat {to_move} has no visitors left")
+        _require(unplaced_at_turn[to_move] > 0, f"to_move: seat {to_move} has no visitors left")
 
     received = passed_on = None
     pool: tuple[int, ...] = ()
@@ -1192,11 +1450,12 @@ def state_from_json(data: Any) -> State:
         kept = sum(x is not None for x in passed_on)
         first = (to_move + 1 + kept) % players
     else:
-        first = _derived_first_player(options, unplaced, to_move)
+        first = _derived_first_player(options, unplaced_at_turn, to_move)
 
     seen: dict[int, str] = {}
     for cell in range(25):
-        _claim(seen, garden[cell] % FACE_DOWN, f"garden {CELLS[cell]}")
+        if garden[cell] != GAP:
+            _claim(seen, garden[cell] % FACE_DOWN, f"garden {CELLS[cell]}")
     for s, hand in enumerate(hands):
         for tile in hand:
             _claim(seen, tile, f"hands[{s}]")
@@ -1229,7 +1488,40 @@ def state_from_json(data: Any) -> State:
         received=received,
         passed_on=passed_on,
         face_down=_face_down_mask(garden),
+        pending=pending,
     )
+
+
+def _pending_from_json(
+    data: Any, garden: list[int], visitors: list[int], to_move: int, options: Options
+) -> tuple[int, int, int] | None:
+    """A position's ``pending`` take; the gap (``.``) must be its cell and nowhere else."""
+    gaps = [CELLS[c] for c in range(25) if garden[c] == GAP]
+    if data is None:
+        _require(not gaps, f"garden {gaps[0]}: '.' (a gap) but no take is pending" if gaps else "")
+        return None
+    _require(
+        isinstance(data, dict) and set(data) == {"position", "cell", "took"},
+        'pending: expected {"position": "c5:S", "cell": "c4", "took": "N2"}',
+    )
+    p = POSITION_INDEX.get(data["position"])
+    _require(p is not None, f"pending.position: no such position {data['position']!r}")
+    _require(p in options.positions, f"pending.position: {POSITIONS[p]} is not in play")
+    _require(
+        visitors[p] == to_move,
+        f"pending.position: the visitor at {POSITIONS[p]} must be the mover's (seat {to_move})",
+    )
+    cell = CELL_INDEX.get(data["cell"]) if isinstance(data["cell"], str) else None
+    _require(
+        cell is not None and cell in LINES[p],
+        f"pending.cell: {data['cell']!r} is not a cell of the sight line of {POSITIONS[p]}",
+    )
+    _require(
+        gaps == [CELLS[cell]],
+        f"garden: the pending take's cell {CELLS[cell]} must be the only gap ('.'), "
+        f"found {gaps or 'none'}",
+    )
+    return p, cell, parse_tile(data["took"], "pending.took")
 
 
 def state_from_view_json(data: Any) -> tuple[State, frozenset[int]]:
@@ -1242,8 +1534,9 @@ def state_from_view_json(data: Any) -> tuple[State, frozenset[int]]:
     Also returns the seats whose hands were unknown, for callers that need a hand.
     """
     _require(isinstance(data, dict), "position: expected a JSON object")
-    rows, hands = data.get("garden"), data.get("hands")
-    if not (_has_unknown(rows) or _has_unknown(hands)):
+    rows, hands, pending = data.get("garden"), data.get("hands"), data.get("pending")
+    took_unknown = isinstance(pending, dict) and pending.get("took") == "?"
+    if not (_has_unknown(rows) or _has_unknown(hands) or took_unknown):
         return state_from_json(data), frozenset()
     _require(
         "box" not in data,
@@ -1282,7 +1575,18 @@ def state_from_view_json(data: Any) -> tuple[State, frozenset[int]]:
             [fill(tile, False) for tile in hand] if isinstance(hand, list) else hand
             for hand in hands
         ]
+    if took_unknown:
+        # Only a viewer who does not know the mover's hand sees '?' (the caller is told the
+        # hand is unknown); any of its completed tiles will do.
+        mover = data.get("to_move")
+        hand = completed.get("hands")[mover] if _is_seat_of(mover, completed.get("hands")) else []
+        _require(bool(hand), "pending.took: '?' but the mover's hand is not listed")
+        completed["pending"] = {**pending, "took": hand[0]}
     return state_from_json(completed), unknown_hands
+
+
+def _is_seat_of(seat: Any, hands: Any) -> bool:
+    return type(seat) is int and isinstance(hands, list) and 0 <= seat < len(hands)
 
 
 def _json_texts(rows: Any) -> list:

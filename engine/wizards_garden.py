@@ -299,6 +299,13 @@ class State:
         """The mover's legal moves in notation, sorted, each once."""
         return sorted(move_name(code) for code in self.move_codes())
 
+    #: No turn here is split in steps (the API is shared with Topiary's pending take).
+    pending_step = None
+
+    def legal_steps(self) -> list[str]:
+        """The mover's next decisions: every turn is one decision, so ``legal_moves()``."""
+        return self.legal_moves()
+
     def apply_code(self, code: int) -> State:
         """The state after a move code from ``move_codes()``; the code is not checked."""
         cell = code & _CELL_BITS
@@ -524,6 +531,13 @@ class View:
             return []
         return self._state.legal_moves()
 
+    #: As on the state: no turn is split in steps.
+    pending_step = None
+
+    def legal_steps(self) -> list[str]:
+        """As ``legal_moves()``: every turn is one decision."""
+        return self.legal_moves()
+
     def to_json(self) -> dict:
         """The position as NOTATION.md's JSON (all of it: nothing is hidden)."""
         return self._state.to_json()
@@ -531,6 +545,13 @@ class View:
     def public_score(self) -> dict:
         """The score as anyone can know it: the full score."""
         return self._state.score()
+
+
+def move_seen_by(move: str, *, mover: int, viewer: int | None, took: str | None, over: bool) -> str:
+    """The form of a recorded move ``viewer`` may see: the move itself, nothing is hidden.
+
+    Shared with Topiary, where other players see less of some moves than the mover."""
+    return move
 
 
 def state_from_view(view: View) -> State:

@@ -139,3 +139,22 @@ def test_moves_refuses_a_view_that_hides_the_movers_hand():
     position = load_example("topiary_moves_3p.json")["position"]
     line = refused(engine("topiary", "moves", stdin=json.dumps(as_seen_by(position, 0))))
     assert line == "error: hands[1]: unknown ('?'), but the mover's hand is needed"
+
+
+def test_a_take_in_two_steps_on_the_command_line():
+    """``apply "c5:S c4"`` prints the pending position; ``moves`` offers the plants; ``=`` ends."""
+    start = t.new_game(t.Options(players=2), seed=3)
+    take = next(step for step in start.legal_steps() if " " in step)
+    pending = ok(engine("topiary", "apply", take, stdin=json.dumps(start.to_json())))
+    took = start.took(take)
+    position, cell = take.split()
+    assert pending["pending"] == {"position": position, "cell": cell, "took": took}
+    assert len(pending["hands"][start.to_move]) == 4
+    plants = ok(engine("topiary", "moves", stdin=json.dumps(pending)))
+    assert plants[0] == "=*" and len(plants) == 4 and f"={took}" not in plants
+    seen = {k: v for k, v in start.apply(take).view(start.to_move).to_json().items() if k != "seat"}
+    assert ok(engine("topiary", "moves", stdin=json.dumps(seen))) == plants
+    finished = ok(engine("topiary", "apply", plants[1], stdin=json.dumps(pending)))
+    assert t.state_from_json(finished) == start.apply(t.join_steps(take, plants[1], took))
+    line = refused(engine("topiary", "apply", take, stdin=json.dumps(pending)))
+    assert "plant a tile from your hand" in line

@@ -178,3 +178,25 @@ def test_make_record_refuses_illegal_moves_and_wrong_names(game):
         t.make_record(initial, [moves[0], moves[0]], seed=21, names=NAMES)
     with pytest.raises(RecordError, match="names"):
         t.make_record(initial, moves, seed=21, names=NAMES[:2])
+
+
+def test_a_turn_played_in_steps_is_recorded_as_the_finished_move():
+    initial = t.new_game(t.Options(players=2), seed=8)
+    take = next(step for step in initial.legal_steps() if " " in step)
+    pending = initial.apply(take)
+    plant = pending.legal_moves()[1]
+    record = t.make_record(initial, [take, plant], seed=8, names=NAMES[:2])
+    whole = t.join_steps(take, plant, initial.took(take))
+    assert record["moves"] == [{"move": whole, "took": initial.took(take)}]
+    assert record == t.make_record(initial, [whole], seed=8, names=NAMES[:2])
+    with pytest.raises(IllegalMove, match="not planted"):
+        t.make_record(initial, [take], seed=8, names=NAMES[:2])
+
+
+def test_replay_refuses_a_take_step_in_a_record():
+    initial = t.new_game(t.Options(players=2), seed=8)
+    take = next(step for step in initial.legal_steps() if " " in step)
+    record = t.make_record(initial, [], seed=8, names=NAMES[:2])
+    record["moves"] = [{"move": take, "took": initial.took(take)}, "=*"]
+    with pytest.raises(RecordError, match=r"ply 1.*take step"):
+        t.replay(record)

@@ -216,7 +216,10 @@ def test_naming_the_hidden_tile_instead_of_star_is_refused_like_any_tile_not_in_
         ("b3:E", "no such position"),
         ("a1:Q", "no such position"),
         ("", "malformed"),
-        ("c5:S c4", "malformed"),
+        ("c5:S c4:", "malformed"),
+        ("c5:S b4", "not in the sight line"),
+        ("c5:S c3", "face up"),
+        ("=*", "nothing to plant, no take is pending"),
         ("c5:S c4=X9", "not a tile"),
         ("c5:S c4=* d4=*", "malformed"),
         ("keep R1 W2 P5", "draft is over"),
@@ -638,3 +641,275 @@ def test_sight_line_of_rulebook_example_a_sees_h3_o4_s5():
     assert visitor["line"] == ["a5", "a4", "a3", "a2", "a1"]
     assert [s["tile"] for s in visitor["seen"]] == ["H3", "O4", "S5"]
     assert visitor["points"] == 12
+
+
+# --------------------------------------------------------------------------- a turn in two steps
+
+
+def taker() -> t.State:
+    """Seat 0 to move with W1 face up at c5 and N2 face down at c4; hand R1 W2 P5."""
+    return state(
+        {"c5": "W1", "c4": "n2", "c3": "R4"},
+        visitors={"a1:E": 1},
+        hands=[["R1", "W2", "P5"], ["S1", "S2", "S3"]],
+    )
+
+
+def test_a_take_step_places_the_visitor_and_puts_the_tile_in_the_takers_hand():
+    before = taker()
+    pending = before.apply("c5:S c4")
+    assert pending.pending_step == "c5:S c4" and before.pending_step is None
+    assert pending.to_move == 0 and pending.phase == "play"
+    assert pending.unplaced == (7, 7)
+    position = pending.to_json()
+    assert position["visitors"] == {"a1:E": 1, "c5:S": 0}
+    assert position["hands"][0] == ["N2", "P5", "R1", "W2"]
+    assert position["garden"][1][2] == "."
+    assert position["pending"] == {"position": "c5:S", "cell": "c4", "took": "N2"}
+    assert pending.legal_moves() == pending.legal_steps() == ["=*", "=P5", "=R1", "=W2"]
+    assert before.took("c5:S c4") == "N2"
+
+
+@pytest.mark.parametrize("plant", ["=*", "=N2", "=R1", "=W2", "=P5"])
+def test_the_plant_step_finishes_the_turn_as_the_whole_move_does(plant):
+    before = taker()
+    after = before.apply("c5:S c4").apply(plant)
+    whole = t.join_steps("c5:S c4", plant, "N2")
+    assert whole == ("c5:S c4=*" if plant in ("=*", "=N2") else f"c5:S c4{plant}")
+    assert after == before.apply(whole)
+    assert after.pending_step is None and after.to_move == 1
+
+
+def test_a_pending_take_with_the_last_visitor_ends_the_game_only_after_the_plant():
+    s = t.new_game(t.Options(players=2), seed=5)
+    rng = Rng(5)
+    while sum(s.unplaced) > 1:
+        s = s.apply(rng.choice(s.legal_moves()))
+    take = next(step for step in s.legal_steps() if " " in step)
+    pending = s.apply(take)
+    assert pending.unplaced == (0, 0) and pending.phase == "play" and not pending.is_over
+    assert t.state_from_json(pending.to_json()) == pending
+    finished = pending.apply("=*")
+    assert finished.is_over and finished == s.apply(f"{take}=*")
+
+
+@pytest.mark.parametrize(
+    ("move", "reason"),
+    [
+        ("c5:S c4=R1", "plant a tile from your hand in c4 first"),
+        ("b5:S", "plant a tile from your hand in c4 first"),
+        ("b5:S b4", "plant a tile from your hand in c4 first"),
+        ("keep R1 W2 P5", "plant a tile from your hand in c4 first"),
+        ("=S1", "S1 is not in your hand"),
+        ("=H4", "H4 is not in your hand"),
+        ("=X9", "malformed"),
+        ("=", "malformed"),
+        ("=* =R1", "malformed"),
+    ],
+)
+def test_a_pending_take_accepts_only_a_plant_from_the_hand(move, reason):
+    pending = taker().apply("c5:S c4")
+    with pytest.raises(IllegalMove, match=reason):
+        pending.apply(move)
+
+
+def test_a_pending_take_is_the_takers_turn_alone():
+    pending = taker().apply("c5:S c4")
+    with pytest.raises(IllegalMove, match="not your turn, seat 0 is to move"):
+        pending.apply("=S1", seat=1)
+    assert pending.apply("=R1", seat=0) == taker().apply("c5:S c4=R1")
+
+
+def test_steps_are_the_first_decisions_of_the_moves():
+    """Each take is offered once, place only unless must_pick forbids it."""
+    for options in (t.Options(players=3), t.Options(players=2, must_pick=True)):
+        s = t.new_game(options, seed=11)
+        rng = Rng(11)
+        while not s.is_over:
+            moves = s.legal_moves()
+            assert s.legal_steps() == sorted({m.partition("=")[0] for m in moves})
+            assert len(s.step_codes()) == len(s.legal_steps())
+            assert s.view(s.to_move).legal_steps() == s.legal_steps()
+            s = s.apply(rng.choice(moves))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_games_played_in_steps_reach_the_states_of_the_whole_moves(players):
+    """Random games through the steps: every plant of every pending take is the whole move."""
+    options = t.Options(players=players, draft=players == 3)
+    s = whole = t.new_game(options, seed=players)
+    rng = Rng(players)
+    while not s.is_over:
+        assert s == whole
+        step = rng.choice(s.legal_steps())
+        after = s.apply(step)
+        if after.pending_step is None:
+            assert after == whole.apply(step)
+            s = whole = after
+            continue
+        took = s.took(step)
+        assert after.took(after.legal_moves()[0]) is None
+        for plant in [*after.legal_moves(), f"={took}"]:
+            assert after.apply(plant) == s.apply(t.join_steps(step, plant, took))
+        plant = rng.choice(after.legal_moves())
+        s = after.apply(plant)
+        whole = whole.apply(t.join_steps(step, plant, took))
+
+
+def test_the_fast_path_plays_steps_too():
+    before = taker()
+    code = before.code_of("c5:S c4")
+    pending = before.apply_code(code)
+    assert t.move_name(code) == "c5:S c4" and pending == before.apply("c5:S c4")
+    assert sorted(map(t.move_name, pending.move_codes())) == pending.legal_moves()
+    assert [child.pending_step for child in pending.children()] == [None] * 4
+    assert t.perft(pending, 1) == 4
+
+
+def test_only_a_pending_take_can_be_planted_and_no_step_in_the_draft():
+    with pytest.raises(IllegalMove, match="nothing to plant"):
+        taker().apply("=R1")
+    draft = t.new_game(t.Options(players=2, draft=True), seed=1)
+    with pytest.raises(IllegalMove, match="the draft is on"):
+        draft.apply("c5:S c4")
+    assert draft.legal_steps() == draft.legal_moves()
+
+
+def test_join_steps_refuses_what_is_not_a_take_and_a_plant():
+    with pytest.raises(IllegalMove, match="not a take step"):
+        t.join_steps("c5:S", "=R1", "N2")
+    with pytest.raises(IllegalMove, match="not a plant step"):
+        t.join_steps("c5:S c4", "c5:S c4=R1", "N2")
+    with pytest.raises(NotationError, match="took"):
+        t.join_steps("c5:S c4", "=R1", "?")
+
+
+@pytest.mark.parametrize(
+    ("move", "mover", "viewer", "took", "over", "seen"),
+    [
+        ("keep R3 N4 W1", 0, 1, None, False, "keep"),
+        ("keep R3 N4 W1", 0, None, None, False, "keep"),
+        ("keep R3 N4 W1", 0, 0, None, False, "keep R3 N4 W1"),
+        ("keep R3 N4 W1", 0, 1, None, True, "keep R3 N4 W1"),
+        ("c5:S c4=*", 0, 1, "N2", False, "c5:S c4=N2"),
+        ("c5:S c4=*", 0, None, "N2", False, "c5:S c4=N2"),
+        ("c5:S c4=*", 0, 0, "N2", False, "c5:S c4=*"),
+        ("c5:S c4=*", 0, 1, "N2", True, "c5:S c4=*"),
+        ("=*", 0, 1, "N2", False, "=N2"),
+        ("=*", 0, 0, "N2", False, "=*"),
+        ("c5:S c4=R3", 0, 1, "N2", False, "c5:S c4=R3"),
+        ("=R3", 0, None, "N2", False, "=R3"),
+        ("c5:S c4", 0, 1, "N2", False, "c5:S c4"),
+        ("c5:S", 0, 1, None, False, "c5:S"),
+    ],
+)
+def test_move_seen_by_shows_others_only_what_the_table_shows(move, mover, viewer, took, over, seen):
+    assert t.move_seen_by(move, mover=mover, viewer=viewer, took=took, over=over) == seen
+
+
+def test_others_cannot_tell_a_planted_taken_tile_from_a_hand_tile():
+    """Plant N2 as the taken tile, or take N2 and plant an N2 from the hand: same text."""
+    taken = t.move_seen_by("c5:S c4=*", mover=0, viewer=1, took="N2", over=False)
+    from_hand = t.move_seen_by("c5:S c4=N2", mover=0, viewer=1, took="W5", over=False)
+    assert taken == from_hand == "c5:S c4=N2"
+
+
+def test_pending_views_show_the_taken_tile_to_the_taker_only():
+    pending = taker().apply("c5:S c4")
+    own = pending.view(0)
+    assert own.pending_step == "c5:S c4"
+    assert own.to_json()["pending"] == {"position": "c5:S", "cell": "c4", "took": "N2"}
+    assert own.to_json()["hands"][0] == ["N2", "P5", "R1", "W2"]
+    assert own.legal_moves() == own.legal_steps() == ["=*", "=P5", "=R1", "=W2"]
+    for other in (pending.view(1), pending.spectator_view()):
+        data = other.to_json()
+        assert data["pending"] == {"position": "c5:S", "cell": "c4", "took": "?"}
+        assert data["hands"][0] == ["?"] * 4 and data["garden"][1][2] == "."
+        assert "N2" not in json.dumps(data)
+        assert other.legal_moves() == other.legal_steps() == []
+
+
+def test_which_tile_was_taken_is_hidden_from_everyone_but_the_taker():
+    """Two takes of different tiles from the same hand look the same to seat 1."""
+    one = taker().apply("c5:S c4")
+    other = state(
+        {"c5": "W1", "c4": "n3", "c3": "R4", "d1": "n2"},
+        visitors={"a1:E": 1},
+        hands=[["R1", "W2", "P5"], ["S1", "S2", "S3"]],
+    ).apply("c5:S c4")
+    assert one.view(1) == other.view(1) and one.spectator_view() == other.spectator_view()
+    assert one.view(0) != other.view(0)
+
+
+def test_scores_and_sight_lines_of_a_pending_take_see_nothing_in_the_gap():
+    """c5:S sees W1 at c5, nothing at c4 (gap), R4 at c3: 5 points, no bonus."""
+    pending = taker().apply("c5:S c4")
+    line = next(x for x in pending.sight_lines() if x["position"] == "c5:S")
+    assert [x["cell"] for x in line["seen"]] == ["c5", "c3"] and line["points"] == 5
+    assert pending.view(1).sight_lines() == pending.sight_lines()
+    assert pending.view(1).public_score()["scores"][0]["visitors"] >= 5
+    assert (
+        pending.score()["scores"][0]["visitors"]
+        == pending.view(0).public_score()["scores"][0]["visitors"]
+    )
+
+
+def test_pending_positions_round_trip_through_json_and_views_sample_back():
+    pending = taker().apply("c5:S c4")
+    assert t.state_from_json(json.loads(json.dumps(pending.to_json()))) == pending
+    for seat in (0, 1, None):
+        view = pending.spectator_view() if seat is None else pending.view(seat)
+        data = {k: v for k, v in view.to_json().items() if k != "seat"}
+        completed, unknown = t.state_from_view_json(data)
+        assert completed.pending_step == "c5:S c4"
+        if seat == 0:
+            assert completed.legal_moves() == pending.legal_moves() and 0 not in unknown
+        else:
+            assert 0 in unknown
+        for sample_seed in range(5):
+            sample = t.sample_state(view, Rng(sample_seed))
+            assert (sample.spectator_view() if seat is None else sample.view(seat)) == view
+            assert sample.pending[2] in sample.hands[0] and len(sample.hands[0]) == 4
+
+
+def _pending_json(**changes) -> dict:
+    data = taker().apply("c5:S c4").to_json()
+    data.update(changes)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (_pending_json(pending=None), "garden c4: '.' \\(a gap\\) but no take is pending"),
+        (
+            _pending_json(pending={"position": "c5:S", "cell": "c4"}),
+            'pending: expected {"position"',
+        ),
+        (
+            _pending_json(pending={"position": "a1:E", "cell": "a1", "took": "N2"}),
+            "must be the mover's",
+        ),
+        (
+            _pending_json(pending={"position": "c5:S", "cell": "b4", "took": "N2"}),
+            "not a cell of the sight line",
+        ),
+        (
+            _pending_json(pending={"position": "c5:S", "cell": "c2", "took": "N2"}),
+            "must be the only gap",
+        ),
+        (
+            _pending_json(pending={"position": "c5:S", "cell": "c4", "took": "S1"}),
+            "pending.took: S1 is not in the hand of seat 0",
+        ),
+        (_pending_json(hands=[["P5", "R1", "W2"], ["S1", "S2", "S3"]]), "hands\\[0\\]: expected 4"),
+        (
+            _pending_json(hands=[["N2", "P5", "R1", "W2"], ["S1", "S2", "S3", "S4"]]),
+            "hands\\[1\\]: expected 3",
+        ),
+        (_pending_json(phase="over"), "a take pending in phase 'over'"),
+    ],
+)
+def test_malformed_pending_positions_name_the_field(data, message):
+    with pytest.raises(NotationError, match=message):
+        t.state_from_json(data)

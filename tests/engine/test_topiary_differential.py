@@ -104,7 +104,7 @@ def moves_to_try(position: dict, legal: list[str], rng: Rng) -> list[str]:
         cell = rng.choice(sorted(garden))
         plant = rng.choice(["*", rng.choice(hand), rng.choice(every_tile), garden[cell].upper()])
         chosen.append(rng.choice([place, f"{place} {cell}={plant}"]))
-    chosen += ["c3", "a1:N a1", "a1:N a1=", "a1:N z9=*", "keep E1 E2 E3"]
+    chosen += ["c3", "a1:N a1 a2", "a1:N a1=", "a1:N z9=*", "keep E1 E2 E3"]
     return chosen
 
 

@@ -343,6 +343,18 @@ def test_states_are_immutable_values():
     assert state.took("a2W") is None
 
 
+def test_every_turn_is_one_step_and_every_move_is_seen_as_played():
+    """The API shared with Topiary's two-step take: here nothing is split or hidden."""
+    state = position("....", "....", ".WB.", ".BW.")
+    assert state.pending_step is None and state.legal_steps() == state.legal_moves()
+    view = state.view(state.to_move)
+    assert view.pending_step is None and view.legal_steps() == view.legal_moves()
+    assert state.view(1 - state.to_move).legal_steps() == []
+    for viewer in (0, 1, None):
+        seen = wg.move_seen_by("a2W", mover=0, viewer=viewer, took=None, over=False)
+        assert seen == "a2W"
+
+
 # Positions as JSON
 
 
