@@ -4,6 +4,10 @@
     .venv/bin/python bench/match.py topiary --bots strong,greedy --games 100 --budget 1 --jobs 2
     .venv/bin/python bench/match.py topiary --bots strong,greedy,greedy,random --games 40
     .venv/bin/python bench/match.py wizards-garden --bots strong,greedy --games 100
+    .venv/bin/python bench/match.py topiary --bots greedy,old-greedy --old-engine /tmp/old-engine
+
+``old-LEVEL`` seats the bot of an older engine checkout (``--old-engine DIR``, see
+``bench/old_engine.py``): issue 11's bots decide a take in two steps, the old ones at once.
 
 Game ``i`` is dealt from seed ``BASE + i // players`` and seats the lineup rotated by
 ``i % players``, so every deal is played once from every seat: seat and deal luck cancel.
@@ -25,6 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import old_engine
 from bench.machine import describe
 from engine import bots
 from engine.games import game_module
@@ -55,20 +60,30 @@ def entry_names(levels: list[str]) -> list[str]:
 
 def one_game(args: tuple) -> dict:
     """Play game ``index``; the result by lineup entry (run in a worker process)."""
-    game, levels, index, base_seed, budget, iterations = args
+    game, levels, index, base_seed, budget, iterations, old_path = args
     module = game_module(game)
     players = len(levels)
     shift = index % players
     names = entry_names(levels)
     seated = [names[(seat + shift) % players] for seat in range(players)]
     seat_levels = [levels[(seat + shift) % players] for seat in range(players)]
-    played = bots.play_game(
-        module,
-        seat_levels,
-        seed=base_seed + index // players,
-        budget=budget,
-        iterations=iterations,
-    )
+    if any(level.startswith(old_engine.OLD_PREFIX) for level in levels):
+        played = old_engine.play_game(
+            module,
+            seat_levels,
+            seed=base_seed + index // players,
+            budget=budget,
+            iterations=iterations,
+            old_path=old_path,
+        )
+    else:
+        played = bots.play_game(
+            module,
+            seat_levels,
+            seed=base_seed + index // players,
+            budget=budget,
+            iterations=iterations,
+        )
     score = played.final.score()
     winners = score["winners"]
     totals = {seated[entry["seat"]]: entry["total"] for entry in score["scores"]}
@@ -96,11 +111,26 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1000, help="first deal's seed")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--json", type=Path, help="also write the summary here")
+    parser.add_argument(
+        "--old-engine", help="checkout whose engine plays the old-LEVEL seats (old-greedy ...)"
+    )
     options = parser.parse_args()
     levels = options.bots.split(",")
+    if any(level.startswith(old_engine.OLD_PREFIX) for level in levels):
+        if options.game != "topiary" or not options.old_engine:
+            parser.error("old-LEVEL seats need topiary and --old-engine DIR")
+        old_engine.load(str(Path(options.old_engine).resolve()))
     names = entry_names(levels)
     tasks = [
-        (options.game, levels, i, options.seed, options.budget, options.iterations)
+        (
+            options.game,
+            levels,
+            i,
+            options.seed,
+            options.budget,
+            options.iterations,
+            options.old_engine and str(Path(options.old_engine).resolve()),
+        )
         for i in range(options.games)
     ]
     start = time.perf_counter()
@@ -126,6 +156,7 @@ def main() -> None:
         "iterations": options.iterations,
         "first_seed": options.seed,
         "jobs": options.jobs,
+        "old_engine": options.old_engine,
         "seconds": round(elapsed, 1),
         "machine": describe(),
         "entries": {

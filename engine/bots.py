@@ -7,24 +7,32 @@
 
 Levels
 ------
+Bots decide as a player at the table does. A Topiary turn with a take is two decisions: the
+take step (``c5:S c4``), then, on the pending view where the taken tile is in the bot's
+hand, the plant (``=R3``); ``choose_move`` gives one decision per call.
+
 ``random``
-    A uniformly random legal move.
+    A uniformly random legal step (``view.legal_steps()``), then a uniformly random plant.
 ``greedy``
-    The move with the best immediate gain in the bot's own score. In Topiary a take reveals a
-    tile the bot cannot see yet, so greedy maximises the *expected* score: the taken tile is
-    averaged over the tiles the view has not seen (all equally likely to be under any
-    face-down cell). Everything else in the score (visitors, bonus, own hand) is computable
-    from the view. In Wizards' Garden: most flowers after the move, then holding the staff.
-    Ties are broken with ``rng``. In a Topiary draft, greedy (and strong) keep the three
-    highest values.
+    The step with the best immediate gain in the bot's own score. In Topiary a take reveals a
+    tile the bot cannot see yet, so greedy maximises the *expected* score: for each tile the
+    taken one may be (the tiles the view has not seen, all equally likely under any
+    face-down cell) the best plant knowing that tile, averaged (``expected_step_scores``).
+    Once the tile is seen, the best plant (``plant_scores``). Everything else in the score
+    (visitors, bonus, own hand) is computable from the view. In Wizards' Garden: most
+    flowers after the move, then holding the staff. Ties are broken with ``rng``. In a
+    Topiary draft, greedy (and strong) keep the three highest values.
 ``strong``
     Topiary: information-set Monte Carlo search. Each iteration deals the unseen tiles at
-    random consistently with the view (``fastplay.Dealer``), picks a root move by UCB1, plays
+    random consistently with the view (``fastplay.Dealer``), picks a root step by UCB1, plays
     it and then random moves to the end, and scores the result for the bot (half for a win,
-    half for the margin over the best other seat, squashed). A turn can have hundreds of
-    moves, so root moves enter in order of their expected margin (greedy's expectation
+    half for the margin over the best other seat, squashed). A take step is a chance node:
+    the deal fixes the taken tile, and the plant is picked by a bandit of its own for that
+    (take, tile), as the player would pick it after looking. A turn can have hundreds of
+    steps, so root steps enter in order of their expected margin (greedy's expectation
     minus the best rival's visible points) and a few more as iterations accumulate
-    (progressive widening). The most visited move is played.
+    (progressive widening). The most visited step is played. On the pending view, the same
+    search runs over the plants with the taken tile known.
     Wizards' Garden hides nothing, so the determinization is the view itself; random
     playouts there cannot tell a harvested flower from noise, so the search is
     iterative-deepening alpha-beta on the flower lead (and the staff) instead.
@@ -68,10 +76,14 @@ BUDGET_SHARE = 0.97
 
 
 def choose_move(view, level: str, *, rng: Rng, budget: float = 1.0, iterations=None) -> str:
-    """A legal move for the viewer, who must be to move; ``level`` is one of ``LEVELS``.
+    """The viewer's next decision, a legal step (the viewer must be to move); ``level`` is
+    one of ``LEVELS``.
 
-    ``budget`` is seconds for the strong bot; ``iterations`` (optional) caps its iterations
-    instead, for reproducible play.
+    In Topiary's play phase that is a step as at the table: ``c5:S`` or the take step
+    ``c5:S c4``, never a whole take move; on the pending view after a take step, the plant
+    ``=R3`` / ``=*``, chosen knowing the taken tile. A draft move and every Wizards' Garden
+    move is one decision. ``budget`` is seconds for the strong bot (per call); ``iterations``
+    (optional) caps its iterations instead, for reproducible play.
     """
     if isinstance(view, topiary.View):
         game = _TOPIARY
@@ -86,7 +98,7 @@ def choose_move(view, level: str, *, rng: Rng, budget: float = 1.0, iterations=N
     if view.is_over or view.seat is None or view.seat != view.to_move:
         raise IllegalMove(f"seat {view.seat} is not to move")
     if level == "random":
-        return rng.choice(view.legal_moves())
+        return rng.choice(view.legal_steps())
     return game[level](view, rng, budget, iterations)
 
 
@@ -116,6 +128,8 @@ def play_game(
 
     Each seat's bot draws from its own generator, ``Rng(f"{seed}/bot/{seat}")``, so a game
     is reproducible from its seed (exactly so with ``iterations`` instead of a time budget).
+    A Topiary take is two decisions: ``moves`` (and ``movers``, ``seconds``) hold both
+    steps; the record joins them into the finished move.
     """
     levels = tuple(levels)
     for level in levels:
@@ -260,27 +274,127 @@ def _topiary_keep(view: topiary.View, rng: Rng) -> str:
     return topiary.move_name(_pick_best(scored, rng))
 
 
-def plant_scores(view: topiary.View) -> dict[int, int]:
-    """With the viewer's take pending: per plant step code, the viewer's score after it."""
-    seat, garden = view.seat, list(view.garden)
+def plant_scores(view: topiary.View, rivals: bool = False) -> dict[int, int]:
+    """With the viewer's take pending: per plant step code, the viewer's score after it
+    (the taken tile is known now). With ``rivals``, minus the best other seat's visible
+    points (visitors and bonus)."""
+    seat, garden, visitors = view.seat, list(view.garden), view.visitors
     _, cell, took = view.pending
-    mine = [p for p, s in enumerate(view.visitors) if s == seat]
+    mine = [p for p, s in enumerate(visitors) if s == seat]
+    others = [p for p, s in enumerate(visitors) if s >= 0 and s != seat]
     values = {}
     for code in view.move_codes():
-        planted = took if code == topiary._PLANT_STEP else code - topiary._PLANT_STEP - 1
+        planted = took if code == topiary.PLANT_STEP else code - topiary.PLANT_STEP - 1
         garden[cell] = planted
         points = seen = 0
         for p in mine:
             pts, mask = line_points(garden, LINES[p])
             points += pts
             seen |= mask
-        values[code] = points + hand_points([t for t in view.hand if t != planted], seen)
+        rival = 0
+        if rivals and others:
+            by_seat = dict.fromkeys((s for s in range(view.players) if s != seat), 0)
+            for p in others:
+                by_seat[visitors[p]] += line_points(garden, LINES[p])[0]
+            rival = max(by_seat.values())
+        values[code] = points + hand_points([t for t in view.hand if t != planted], seen) - rival
     return values
 
 
 def _topiary_plant(view, rng) -> str:
-    """The plant step of a pending take: the best score knowing the taken tile."""
+    """Greedy's plant step of a pending take: the best score knowing the taken tile."""
     return topiary.move_name(_pick_best(plant_scores(view), rng))
+
+
+def expected_step_scores(view: topiary.View, rivals: bool = False) -> dict[int, int]:
+    """Per first decision of a play turn (``view.step_codes()``): the viewer's expected score
+    after the turn, times the number of unseen tiles (an integer, exact everywhere).
+
+    A place-only step scores as the move does. A take step is a chance node: for each tile
+    the taken one may be (the view's unseen tiles, equally likely), the best plant *given
+    that tile* (plant it, or plant a hand tile and keep it), averaged over the tiles; the
+    player chooses the plant after looking, so the expectation is of the best, not the best
+    of the expectations. With ``rivals``, as ``expected_scores``: the best other seat's
+    visible points are subtracted, and the plant maximises the margin.
+    """
+    seat = view.seat
+    garden = list(view.garden)
+    hand = list(view.hand)
+    visitors = view.visitors
+    unseen = view.unseen_tiles()
+    n = len(unseen)
+    mine = [p for p, s in enumerate(visitors) if s == seat]
+    free = [p for p in view.options.positions if visitors[p] < 0]
+    others = [p for p, s in enumerate(visitors) if s >= 0 and s != seat]
+    points, seen = {}, {}
+    for p in mine + free + others:
+        points[p], seen[p] = line_points(garden, LINES[p])
+    rival_points = dict.fromkeys((s for s in range(view.players) if s != seat), 0)
+    for p in others:
+        rival_points[visitors[p]] += points[p]
+
+    def best_rival(cell: int | None) -> int:
+        """The best other seat's points with the garden as it is now at ``cell``."""
+        if not rivals:
+            return 0
+        if cell is None:
+            return max(rival_points.values())
+        now = dict(rival_points)
+        for q in POSITIONS_THROUGH[cell]:
+            if visitors[q] >= 0 and visitors[q] != seat:
+                now[visitors[q]] += line_points(garden, LINES[q])[0] - points[q]
+        return max(now.values())
+
+    mine_points = sum(points[p] for p in mine)
+    mine_seen = 0
+    for p in mine:
+        mine_seen |= seen[p]
+    unchanged_rival = best_rival(None)
+    values = {
+        move_code(p): n
+        * (mine_points + points[p] + hand_points(hand, mine_seen | seen[p]) - unchanged_rival)
+        for p in free
+    }
+    free_set = set(free)
+    mine_set = set(mine)
+    cells = {c for p in free for c in LINES[p] if garden[c] == topiary.UNKNOWN}
+    for cell in sorted(cells):
+        through_mine = [q for q in POSITIONS_THROUGH[cell] if q in mine_set]
+        through_free = [q for q in POSITIONS_THROUGH[cell] if q in free_set]
+        rest_points = mine_points - sum(points[q] for q in through_mine)
+        rest_seen = 0
+        for q in mine:
+            if q not in through_mine:
+                rest_seen |= seen[q]
+        rest = (rest_points, rest_seen)
+        # Planting a hand tile h: the garden does not depend on the taken tile; the taken
+        # tile joins the hand and scores if a seen tile beats it.
+        keeps = {q: [] for q in through_free}
+        for planted in hand:
+            pts, mask, lines = _lines_with(garden, cell, planted, rest, through_mine, through_free)
+            rival = best_rival(cell)
+            kept = [t for t in hand if t != planted]
+            for q in through_free:
+                qp, qs = lines[q]
+                everything = mask | qs
+                keeps[q].append((pts + qp + hand_points(kept, everything) - rival, everything))
+        sums = dict.fromkeys(through_free, 0)
+        for tile in unseen:
+            pts, mask, lines = _lines_with(garden, cell, tile, rest, through_mine, through_free)
+            rival = best_rival(cell)
+            beaten_by, value = fastplay.BEATS[tile], TILE_VALUE[tile]
+            for q in through_free:
+                qp, qs = lines[q]
+                best = pts + qp + hand_points(hand, mask | qs) - rival
+                for base, everything in keeps[q]:
+                    kept_value = base + value if everything & beaten_by else base
+                    if kept_value > best:
+                        best = kept_value
+                sums[q] += best
+        for q in through_free:
+            values[topiary.TAKE_STEP + q * 26 + cell] = sums[q]
+        garden[cell] = topiary.UNKNOWN
+    return values
 
 
 def _topiary_greedy(view, rng, budget, iterations) -> str:
@@ -288,8 +402,8 @@ def _topiary_greedy(view, rng, budget, iterations) -> str:
         return _topiary_plant(view, rng)
     if view.phase == "draft":
         return _topiary_keep(view, rng)
-    values = expected_scores(view)
-    legal = {code: values[code] for code in view.move_codes()}
+    values = expected_step_scores(view)
+    legal = {code: values[code] for code in view.step_codes()}
     return topiary.move_name(_pick_best(legal, rng))
 
 
@@ -303,24 +417,106 @@ def _topiary_reward(table: fastplay.Table, seat: int) -> float:
 
 def _topiary_strong(view, rng, budget, iterations) -> str:
     start = time.perf_counter()
-    if view.pending is not None:
-        return _topiary_plant(view, rng)
     if view.phase == "draft":
         return _topiary_keep(view, rng)
-    values = expected_scores(view, rivals=True)
+    if view.pending is not None:
+        return _topiary_strong_plant(view, rng, start, budget, iterations)
+    values = expected_step_scores(view, rivals=True)
+    ranked = sorted(view.step_codes(), key=lambda code: (-values[code], code))
+    dealer = fastplay.Dealer(view)
+    rand = random.Random(rng.next_u64())
+    seat = view.seat
+    hand = list(view.hand)
+    mine = [p for p, s in enumerate(view.visitors) if s == seat]
+    #: Per (take step, taken tile): the bandit choosing the plant once the tile is seen.
+    plant_bandits: dict[tuple[int, int], _PlantBandit] = {}
+
+    def rollout(index: int) -> float:
+        table = dealer.deal(rand)
+        code = ranked[index]
+        if code < topiary.TAKE_STEP:
+            table.play(code)
+            fastplay.playout(table, rand.random)
+            return _topiary_reward(table, seat)
+        # A take is a chance node: this deal fixes the taken tile, and the plant is chosen
+        # knowing it, by a bandit of its own per (take, tile).
+        position, cell = divmod(code - topiary.TAKE_STEP, 26)
+        took = table.garden[cell] - FACE_DOWN
+        bandit = plant_bandits.get((code, took))
+        if bandit is None:
+            order = _plant_order(table.garden, [*mine, position], cell, took, hand)
+            bandit = plant_bandits[code, took] = _PlantBandit(order)
+        plant = bandit.select()
+        table.play(move_code(position, cell, None if plant == 0 else hand[plant - 1]))
+        fastplay.playout(table, rand.random)
+        reward = _topiary_reward(table, seat)
+        bandit.update(plant, reward)
+        return reward
+
+    best = _bandit(len(ranked), rollout, start, budget, iterations)
+    return topiary.move_name(ranked[best])
+
+
+def _topiary_strong_plant(view, rng, start: float, budget: float, iterations) -> str:
+    """The plant of a pending take, searched knowing the taken tile: one arm per plant."""
+    values = plant_scores(view, rivals=True)
     ranked = sorted(view.move_codes(), key=lambda code: (-values[code], code))
     dealer = fastplay.Dealer(view)
     rand = random.Random(rng.next_u64())
     seat = view.seat
+    _, cell, took = view.pending
 
     def rollout(index: int) -> float:
         table = dealer.deal(rand)
-        table.play(ranked[index])
+        code = ranked[index]
+        table.plant(cell, took if code == topiary.PLANT_STEP else code - topiary.PLANT_STEP - 1)
         fastplay.playout(table, rand.random)
         return _topiary_reward(table, seat)
 
     best = _bandit(len(ranked), rollout, start, budget, iterations)
     return topiary.move_name(ranked[best])
+
+
+def _plant_order(garden, lines_of_mine, cell: int, took: int, hand) -> list[int]:
+    """Plants (0: the taken tile, i: ``hand[i - 1]``) best first by the mover's score after
+    it, the taken tile known; ties keep that order."""
+    scores = []
+    for planted in (took, *hand):
+        saved, garden[cell] = garden[cell], planted
+        points = seen = 0
+        for p in lines_of_mine:
+            pts, mask = line_points(garden, LINES[p])
+            points += pts
+            seen |= mask
+        garden[cell] = saved
+        kept = [t for t in (took, *hand) if t != planted]
+        scores.append(points + hand_points(kept, seen))
+    return sorted(range(len(scores)), key=lambda i: -scores[i])
+
+
+class _PlantBandit:
+    """UCB1 over the plants of one take once the taken tile is known: each plant is tried
+    once in prior order, then the best upper bound."""
+
+    __slots__ = ("means", "order", "total", "visits")
+
+    def __init__(self, order: list[int]):
+        self.order = order
+        self.visits = [0] * len(order)
+        self.means = [0.0] * len(order)
+        self.total = 0
+
+    def select(self) -> int:
+        if self.total < len(self.order):
+            return self.order[self.total]
+        c = EXPLORATION * math.sqrt(math.log(self.total))
+        scores = [m + c / math.sqrt(v) for m, v in zip(self.means, self.visits, strict=True)]
+        return scores.index(max(scores))
+
+    def update(self, plant: int, reward: float) -> None:
+        self.visits[plant] += 1
+        self.means[plant] += (reward - self.means[plant]) / self.visits[plant]
+        self.total += 1
 
 
 def _bandit(arms: int, pull, start: float, budget: float, iterations) -> int:

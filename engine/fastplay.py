@@ -79,7 +79,9 @@ class Table:
     """A position as mutable lists: garden codes, visitors, unplaced, hands, mover.
 
     Built from a full state (everything known) or from a view, where unknown face-down
-    cells are ``UNKNOWN`` and other hands ``None`` until ``determinize`` deals them.
+    cells are ``UNKNOWN`` and other hands ``None`` until ``determinize`` deals them. With a
+    take pending, the taker's hand holds 4 tiles and the cell is ``topiary.GAP`` until
+    ``plant``.
     """
 
     __slots__ = (
@@ -148,6 +150,14 @@ class Table:
         self.unplaced[mover] -= 1
         self.to_move = self._next_seat(mover)
 
+    def plant(self, cell: int, tile: int) -> None:
+        """Finish the mover's pending take in place: ``tile`` from the hand of 4 goes face up
+        into the gap at ``cell`` (unchecked)."""
+        mover = self.to_move
+        self.hands[mover].remove(tile)
+        self.garden[cell] = tile
+        self.to_move = self._next_seat(mover)
+
     def _next_seat(self, mover: int) -> int:
         players = self.players
         unplaced = self.unplaced
@@ -173,11 +183,13 @@ class Dealer:
     def __init__(self, view):
         if view.phase != "play" or view.seat is None:
             raise ValueError("determinizations are dealt for a seated view in the play phase")
+        if view.pending is not None and view.seat != view.to_move:
+            raise ValueError("determinizations are dealt for the taker of a pending take only")
         self.table = Table(view)
         seat = view.seat
         players = self.table.players
         self.unseen = list(view.unseen_tiles())
-        self.down_cells = [c for c in range(25) if self.table.garden[c] >= UNKNOWN]
+        self.down_cells = [c for c in range(25) if self.table.garden[c] == UNKNOWN]
         self.others = [s for s in range(players) if s != seat]
         hand_slots = 3 * len(self.others)
         passed = view.passed_on[seat] if view.passed_on is not None else None

@@ -574,13 +574,23 @@ def candidate_position(rng: Rng, k: int) -> topiary.State:
     """
     state = topiary.new_game(topiary.Options(players=2), rng.next_u64())
     while state.unplaced[state.to_move] > k:
-        state = state.apply(bots.choose_move(state.view(state.to_move), "greedy", rng=rng))
+        state = state.apply(_generator_move(state.view(state.to_move), rng))
     seat = state.to_move
     for other in range(state.players):
         while other != seat and state.unplaced[other]:
             state = _with_mover(state, other)
-            state = state.apply(bots.choose_move(state.view(other), "greedy", rng=rng))
+            state = state.apply(_generator_move(state.view(other), rng))
     return _with_mover(state, seat)
+
+
+def _generator_move(view: topiary.View, rng: Rng) -> str:
+    """The greedy bot's move as it was before turns with a take became two decisions (issue
+    11): one whole move, the taken tile averaged over the unseen ones. The generator keeps it
+    so that every date's puzzle stays the puzzle it always was."""
+    values = bots.expected_scores(view)
+    legal = {code: values[code] for code in view.move_codes()}
+    top = max(legal.values())
+    return topiary.move_name(rng.choice(sorted(code for code, v in legal.items() if v == top)))
 
 
 def _with_mover(state: topiary.State, seat: int) -> topiary.State:

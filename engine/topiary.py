@@ -34,7 +34,10 @@ one without checks, ``move_name(code)`` and ``State.code_of(text)`` convert. A p
 code is ``(position * 26 + cell) * 41 + plant`` where ``position`` indexes ``POSITIONS``,
 ``cell`` is the taken cell's index (``25``: no take) and ``plant`` is ``0`` for ``*`` (or
 no take) and ``tile + 1`` for a hand tile; a draft move ``keep`` is ``-mask``, the bitmask of
-the three kept tiles. Tiles are ints ``type * 5 + value - 1`` (0..39, ``TYPES`` order); a
+the three kept tiles. A turn with a take can also be played in two steps (``legal_steps``,
+``step_codes``): a take step's code is ``TAKE_STEP + position * 26 + cell`` and a plant
+step's ``PLANT_STEP + plant``; a pending state's ``move_codes()`` are its plant steps.
+Tiles are ints ``type * 5 + value - 1`` (0..39, ``TYPES`` order); a
 garden cell holds a tile face up, ``tile + 40`` face down, or ``80`` (views only) for a
 face-down tile the viewer does not know. Cells are indexed ``(rank - 1) * 5 + file``, a1 = 0.
 ``children()`` gives every next state, ``perft(state, depth)`` counts the move tree and
@@ -134,11 +137,11 @@ _PLACE_CODE = tuple((p * 26 + NO_TAKE) * _PLANTS for p in range(len(POSITIONS)))
 _TAKE_BASES = tuple(
     tuple((cell, (p * 26 + cell) * _PLANTS) for cell in line) for p, line in enumerate(LINES)
 )
-#: Step codes (a turn with a take in two decisions): a take step is ``_TAKE_STEP + position *
-#: 26 + cell``, a plant step ``_PLANT_STEP + plant`` (``plant`` as in a move code). Both lie
+#: Step codes (a turn with a take in two decisions): a take step is ``TAKE_STEP + position *
+#: 26 + cell``, a plant step ``PLANT_STEP + plant`` (``plant`` as in a move code). Both lie
 #: above every move code, so ``apply_code`` tells them apart with one comparison.
-_TAKE_STEP = 1 << 17
-_PLANT_STEP = 1 << 18
+TAKE_STEP = 1 << 17
+PLANT_STEP = 1 << 18
 _ALL_POSITIONS = tuple(range(len(POSITIONS)))
 _NO_CORNERS = tuple(p for p in _ALL_POSITIONS if len(LINES[p]) > 1)
 
@@ -379,7 +382,7 @@ def _step_codes(face_down: int, visitors, positions, must_pick: bool) -> list[in
     out: list[int] = []
     for p in positions:
         if visitors[p] < 0:
-            base = _TAKE_STEP + p * 26
+            base = TAKE_STEP + p * 26
             takes = [base + cell for cell in LINES[p] if face_down >> cell & 1]
             if not (must_pick and takes):
                 out.append(_PLACE_CODE[p])
@@ -389,7 +392,7 @@ def _step_codes(face_down: int, visitors, positions, must_pick: bool) -> list[in
 
 def _plant_codes(hand: tuple[int, ...], took: int) -> list[int]:
     """The plant steps of a pending take: ``=*`` and each tile held before the take."""
-    return [_PLANT_STEP, *(_PLANT_STEP + tile + 1 for tile in hand if tile != took)]
+    return [PLANT_STEP, *(PLANT_STEP + tile + 1 for tile in hand if tile != took)]
 
 
 def _keep_codes(pool: tuple[int, ...]) -> list[int]:
@@ -404,11 +407,11 @@ def move_name(code: int) -> str:
     """The notation of a move code (see the module docstring)."""
     if code < 0:
         return "keep " + " ".join(TILE_NAMES[t] for t in _mask_tiles(-code))
-    if code >= _PLANT_STEP:
-        plant = code - _PLANT_STEP
+    if code >= PLANT_STEP:
+        plant = code - PLANT_STEP
         return "=*" if plant == 0 else f"={TILE_NAMES[plant - 1]}"
-    if code >= _TAKE_STEP:
-        p, cell = divmod(code - _TAKE_STEP, 26)
+    if code >= TAKE_STEP:
+        p, cell = divmod(code - TAKE_STEP, 26)
         return f"{POSITIONS[p]} {CELLS[cell]}"
     rest, plant = divmod(code, _PLANTS)
     p, cell = divmod(rest, 26)
@@ -456,7 +459,7 @@ def _parse_move(text: Any) -> int:
             raise IllegalMove(
                 f"malformed move {text!r}: a plant step is '=' and a tile or '*', like '=R3'"
             )
-        return _PLANT_STEP + (0 if name == "*" else TILE_INDEX[name] + 1)
+        return PLANT_STEP + (0 if name == "*" else TILE_INDEX[name] + 1)
     if len(parts) > 2:
         raise IllegalMove(f"malformed move {text!r}: expected 'c5:S', 'c5:S c4' or 'c5:S c4=R3'")
     p = POSITION_INDEX.get(parts[0])
@@ -469,7 +472,7 @@ def _parse_move(text: Any) -> int:
         return _PLACE_CODE[p]
     cell_name, eq, plant_name = parts[1].partition("=")
     if not eq and cell_name in CELL_INDEX:
-        return _TAKE_STEP + p * 26 + CELL_INDEX[cell_name]
+        return TAKE_STEP + p * 26 + CELL_INDEX[cell_name]
     if not eq or cell_name not in CELL_INDEX:
         raise IllegalMove(f"malformed move {text!r}: expected a take like 'c4', 'c4=R3' or 'c4=*'")
     if plant_name == "*":
@@ -488,12 +491,12 @@ def join_steps(take_step: str, plant_step: str, took: str) -> str:
     ``=*`` or by its name (``took``), gives ``"c5:S c4=*"``.
     """
     take, plant = _parse_move(take_step), _parse_move(plant_step)
-    if not _TAKE_STEP <= take < _PLANT_STEP:
+    if not TAKE_STEP <= take < PLANT_STEP:
         raise IllegalMove(f"{take_step!r}: not a take step like 'c5:S c4'")
-    if plant < _PLANT_STEP:
+    if plant < PLANT_STEP:
         raise IllegalMove(f"{plant_step!r}: not a plant step like '=R3' or '=*'")
     taken = parse_tile(took, "took")
-    planted = plant - _PLANT_STEP - 1
+    planted = plant - PLANT_STEP - 1
     return f"{move_name(take)}={'*' if planted in (-1, taken) else TILE_NAMES[planted]}"
 
 
@@ -673,7 +676,7 @@ class State(_Seated, _StateFields):
         code = _parse_move(move)
         if self.pending is not None:
             return self._plant_code_of(move, code)
-        if code >= _PLANT_STEP:
+        if code >= PLANT_STEP:
             raise IllegalMove(f"{move!r}: nothing to plant, no take is pending")
         if self.phase == "draft":
             if code >= 0:
@@ -688,8 +691,8 @@ class State(_Seated, _StateFields):
             return code
         if code < 0:
             raise IllegalMove(f"{move!r}: the draft is over, place a visitor")
-        if code >= _TAKE_STEP:
-            (p, cell), plant = divmod(code - _TAKE_STEP, 26), None
+        if code >= TAKE_STEP:
+            (p, cell), plant = divmod(code - TAKE_STEP, 26), None
         else:
             p, cell, plant = decode_move(code)
         position = POSITIONS[p]
@@ -724,12 +727,12 @@ class State(_Seated, _StateFields):
 
     def _plant_code_of(self, move: str, code: int) -> int:
         p, cell, _ = self.pending
-        if code < _PLANT_STEP:
+        if code < PLANT_STEP:
             raise IllegalMove(
                 f"{move!r}: plant a tile from your hand in {CELLS[cell]} first (the take "
                 f"{POSITIONS[p]} {CELLS[cell]} is pending): '=*' or '=' and a tile"
             )
-        planted = code - _PLANT_STEP - 1
+        planted = code - PLANT_STEP - 1
         if planted >= 0 and planted not in self.hands[self.to_move]:
             raise IllegalMove(f"{move!r}: {TILE_NAMES[planted]} is not in your hand")
         return code
@@ -746,16 +749,16 @@ class State(_Seated, _StateFields):
     def took(self, move: str) -> str | None:
         """The tile a legal move or take step takes (for the record), or None."""
         code = self.code_of(move)
-        if code < 0 or code >= _PLANT_STEP:
+        if code < 0 or code >= PLANT_STEP:
             return None
-        cell = (code - _TAKE_STEP) % 26 if code >= _TAKE_STEP else decode_move(code)[1]
+        cell = (code - TAKE_STEP) % 26 if code >= TAKE_STEP else decode_move(code)[1]
         return None if cell is None else TILE_NAMES[self.garden[cell] - FACE_DOWN]
 
     def apply_code(self, code: int) -> State:
         """The state after a legal move code (fast path: no checks)."""
         if code < 0:
             return self._apply_keep(code)
-        if code >= _TAKE_STEP:
+        if code >= TAKE_STEP:
             return self._apply_step(code)
         rest, plant = divmod(code, _PLANTS)
         p, cell = divmod(rest, 26)
@@ -790,9 +793,9 @@ class State(_Seated, _StateFields):
 
     def _apply_step(self, code: int) -> State:
         mover, hands = self.to_move, self.hands
-        if code >= _PLANT_STEP:
+        if code >= PLANT_STEP:
             _, cell, took = self.pending
-            planted = took if code == _PLANT_STEP else code - _PLANT_STEP - 1
+            planted = took if code == PLANT_STEP else code - PLANT_STEP - 1
             to_move, phase = _next_turn(mover, self.unplaced)
             return self._replace(
                 garden=_replaced(self.garden, cell, planted),
@@ -801,7 +804,7 @@ class State(_Seated, _StateFields):
                 phase=phase,
                 pending=None,
             )
-        p, cell = divmod(code - _TAKE_STEP, 26)
+        p, cell = divmod(code - TAKE_STEP, 26)
         took = self.garden[cell] - FACE_DOWN
         return self._replace(
             garden=_replaced(self.garden, cell, GAP),

@@ -156,19 +156,35 @@ class Game(models.Model):
 
         ``moves`` holds one entry per ply, and a Topiary turn with a take played in two
         steps is two plies (``c5:S c4``, then ``=R3``); a turn is those two joined into
-        the move NOTATION.md writes (``c5:S c4=R3``), which records and replays read. A
-        take still waiting for its plant (a game that ended on the clock between the
-        steps) stays the take step alone.
+        the whole move NOTATION.md writes (``c5:S c4=R3``), which records and replays read. A
+        take still waiting for its plant when the game ended (on the clock, a resignation
+        or a claim between the two steps) is left out: that turn was never finished, and
+        the record ends before it.
         """
         turns: list[dict] = []
+        take = None
         for entry in self.moves:
-            if entry["move"].startswith("=") and turns:
-                take = turns.pop()
+            if take is not None:
                 joined = self.engine.join_steps(take["move"], entry["move"], take["took"])
                 turns.append({"seat": take["seat"], "move": joined, "took": take["took"]})
+                take = None
+            elif self._is_take_step(entry["move"]):
+                take = entry
             else:
                 turns.append(dict(entry))
         return turns
+
+    def _is_take_step(self, move: str) -> bool:
+        """A Topiary take step (``c5:S c4``): a position and a cell, no plant."""
+        parts = move.split(" ")
+        return self.kind == GameKind.TOPIARY and len(parts) == 2 and "=" not in move
+
+    def turns_state(self):
+        """The full state after the finished turns (``turns()``): the record's last state."""
+        state = self.engine_initial()
+        for turn in self.turns():
+            state = state.apply(turn["move"])
+        return state
 
 
 class Seat(models.Model):

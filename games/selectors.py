@@ -103,7 +103,13 @@ def _move_seen(game: Game, entry: dict, viewer: int | None, over: bool) -> dict:
 
 
 def _final(game: Game, state) -> dict:
-    """What the table shows when the scores are counted: the whole position and its count."""
+    """What the table shows when the scores are counted: the whole position and its count.
+
+    A game that ended between the two steps of a take (on the clock, say) is shown as
+    its record ends: before that unfinished turn.
+    """
+    if getattr(state, "pending_step", None) is not None:
+        state = game.turns_state()
     score = state.score()
     return {
         "position": state.to_json(),

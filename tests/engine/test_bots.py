@@ -40,12 +40,19 @@ def topiary_positions(options: dict, count: int, seed: int):
 
 @pytest.mark.parametrize("options", TOPIARY_TABLES)
 @pytest.mark.parametrize("level", bots.LEVELS)
-def test_every_topiary_bot_move_is_legal(options, level):
+def test_every_topiary_bot_decision_is_a_legal_step_and_a_take_is_planted_after_it(options, level):
+    """As at the table: place or place-and-take first, then the plant on the pending view."""
     rng = Rng(f"{level}{options}")
     for state in topiary_positions(options, 14, seed=len(str(options)))[::2]:
         view = state.view(state.to_move)
-        move = bots.choose_move(view, level, rng=rng, iterations=40)
-        assert move in view.legal_moves()
+        step = bots.choose_move(view, level, rng=rng, iterations=40)
+        assert step in view.legal_steps()
+        assert "=" not in step
+        pending = state.apply(step)
+        if pending.pending_step is not None:
+            plant_view = pending.view(state.to_move)
+            plant = bots.choose_move(plant_view, level, rng=rng, iterations=40)
+            assert plant in plant_view.legal_moves()
 
 
 @pytest.mark.parametrize("level", bots.LEVELS)
@@ -95,7 +102,8 @@ def _own_score(garden, visitors, hand, seat) -> int:
     return points + hand_points(hand, seen)
 
 
-def test_greedy_expects_the_average_over_every_tile_the_take_could_reveal():
+def test_whole_move_expectations_average_every_tile_the_take_could_reveal():
+    """``expected_scores``: the one-decision evaluation the daily puzzle generator keeps."""
     state = topiary_positions({"players": 2}, 7, seed=21)[-1]
     view = state.view(state.to_move)
     expected = bots.expected_scores(view)
@@ -113,9 +121,90 @@ def test_greedy_expects_the_average_over_every_tile_the_take_could_reveal():
             visitors[p] = view.seat
             total += _own_score(garden, visitors, hand, view.seat)
         assert expected[code] == (total if cell is not None else total * len(unseen))
-    best = max(expected.values())
-    move = bots.choose_move(view, "greedy", rng=Rng(1))
-    assert expected[state.code_of(move)] == best
+
+
+def test_greedy_takes_the_expectation_of_the_best_plant_given_the_tile():
+    """Per take step: the average over the unseen tiles of the best plant knowing the tile
+    (not the best of the averaged plants); greedy plays the best step."""
+    state = topiary_positions({"players": 2}, 7, seed=21)[-1]
+    view = state.view(state.to_move)
+    expected = bots.expected_step_scores(view)
+    unseen = view.unseen_tiles()
+    averaged_best_plant_differs = False
+    for code in view.step_codes():
+        step = topiary.move_name(code)
+        p = topiary.POSITION_INDEX[step.split()[0]]
+        visitors = list(view.visitors)
+        visitors[p] = view.seat
+        if " " not in step:
+            score = _own_score(view.garden, visitors, view.hand, view.seat)
+            assert expected[code] == score * len(unseen)
+            continue
+        cell = topiary.CELL_INDEX[step.split()[1]]
+        per_plant: dict[int | None, int] = {}
+        total = 0
+        for tile in unseen:
+            scores = {}
+            for plant in [None, *view.hand]:
+                garden, hand = list(view.garden), list(view.hand)
+                garden[cell] = tile if plant is None else plant
+                if plant is not None:
+                    hand[hand.index(plant)] = tile
+                scores[plant] = _own_score(garden, visitors, hand, view.seat)
+                per_plant[plant] = per_plant.get(plant, 0) + scores[plant]
+            total += max(scores.values())
+        assert expected[code] == total
+        averaged_best_plant_differs |= total != max(per_plant.values())
+    assert averaged_best_plant_differs
+    best = max(expected[code] for code in view.step_codes())
+    step = bots.choose_move(view, "greedy", rng=Rng(1))
+    assert expected[state.code_of(step)] == best
+
+
+def test_greedy_plants_the_best_tile_once_it_has_seen_the_taken_one():
+    state = topiary_positions({"players": 2}, 7, seed=21)[-1]
+    for step in state.legal_steps()[1::17]:
+        pending = state.apply(step)
+        if pending.pending_step is None:
+            continue
+        view = pending.view(state.to_move)
+        scores = {
+            plant: _own_score(after.garden, after.visitors, after.hands[view.seat], view.seat)
+            for plant in view.legal_moves()
+            for after in [pending.apply(plant)]
+        }
+        plant = bots.choose_move(view, "greedy", rng=Rng(2))
+        assert scores[plant] == max(scores.values())
+
+
+def test_the_strong_bot_searches_the_plant_of_a_pending_take_reproducibly():
+    state = topiary_positions({"players": 2}, 5, seed=9)[-1]
+    step = next(s for s in state.legal_steps() if " " in s)
+    view = state.apply(step).view(state.to_move)
+    plants = {bots.choose_move(view, "strong", rng=Rng(3), iterations=200) for _ in range(2)}
+    assert len(plants) == 1 and plants <= set(view.legal_moves())
+
+
+def test_determinizations_of_a_pending_take_keep_the_hand_of_four_and_the_gap():
+    state = topiary_positions({"players": 3}, 4, seed=6)[-1]
+    step = next(s for s in state.legal_steps() if " " in s)
+    pending = state.apply(step)
+    seat = state.to_move
+    _, cell, took = pending.pending
+    for deal_seed in range(5):
+        table = fastplay.Dealer(pending.view(seat)).deal(random.Random(deal_seed))
+        assert table.hands[seat] == list(pending.hands[seat])
+        assert table.garden[cell] == topiary.GAP
+        tiles = [t % 40 for t in table.garden if t != topiary.GAP]
+        tiles += [t for hand in table.hands for t in hand] + table.box
+        assert sorted(tiles) == sorted(state.options.game_tiles(state.removed_type))
+    whole = fastplay.Table(pending)
+    whole.plant(cell, took)
+    after = pending.apply("=*")
+    assert whole.garden == list(after.garden) and whole.to_move == after.to_move
+    assert [sorted(h) for h in whole.hands] == [list(h) for h in after.hands]
+    with pytest.raises(ValueError, match="taker"):
+        fastplay.Dealer(pending.view((seat + 1) % 3))
 
 
 def test_greedy_harvests_in_wizards_garden_when_it_can():
@@ -185,7 +274,11 @@ def test_a_bot_game_is_reproducible_from_its_seed_and_its_record_replays():
     first = bots.play_game(topiary, ["strong", "greedy"], seed=5, iterations=50)
     second = bots.play_game(topiary, ["strong", "greedy"], seed=5, iterations=50)
     assert first.moves == second.moves
+    takes = [i for i, move in enumerate(first.moves) if move.count(" ") == 1]
+    assert takes and all(first.moves[i + 1].startswith("=") for i in takes)
+    assert all(first.movers[i] == first.movers[i + 1] for i in takes)
     record = first.record(topiary)
+    assert len(record["moves"]) == len(first.moves) - len(takes)
     assert topiary.replay(record)[-1] == first.final
     assert record["players"] == ["strong bot", "greedy bot"]
 

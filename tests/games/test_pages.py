@@ -89,3 +89,23 @@ def test_resign_over_http(client, make_player):
     client.post(reverse("games:action", args=[game.pk, "resign"]))
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.termination == "resign"
+
+
+def test_a_take_in_two_steps_over_the_http_fallback(client, make_player):
+    ann, bob = make_player(), make_player()
+    game = live_game([ann, bob], first_player=0)
+    client.force_login(ann)
+    state = client.get(reverse("games:state", args=[game.pk])).json()
+    step = next(s for s in state["legal_steps"] if " " in s and "=" not in s)
+    url = reverse("games:move", args=[game.pk])
+    taken = client.post(url, {"ply": 0, "move": step}, content_type="application/json").json()
+    took = taken["pending"]["took"]
+    assert taken["ply"] == 1 and taken["to_move"] == 0 and took in taken["position"]["hands"][0]
+    wrong = client.post(url, {"ply": 1, "move": "c5:S"}, content_type="application/json")
+    assert wrong.status_code == 409 and wrong.json()["code"] == "illegal"
+    planted = client.post(url, {"ply": 1, "move": "=*"}, content_type="application/json").json()
+    assert planted["ply"] == 2 and planted["pending"] is None and planted["to_move"] == 1
+    client.force_login(bob)
+    page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    frame = json.loads(page.split('id="frame" type="application/json">')[1].split("</script>")[0])
+    assert [entry["move"] for entry in frame["moves"]] == [step, f"={took}"]

@@ -28,8 +28,14 @@ def test_replay_page_embeds_every_ply_with_the_whole_deal(client, players, kind,
     assert response.status_code == 200
     replay = response.context["replay"]
     states = game_module(kind).replay(game.record)
-    assert [frame["position"] for frame in replay["frames"]] == [s.to_json() for s in states]
-    assert [frame["move"] is None for frame in replay["frames"]] == [True] + [False] * game.ply
+    # A take shows as two frames, as at the table: the take (tile in hand), then the plant.
+    turns = [frame for frame in replay["frames"] if frame["step"] != "take"]
+    assert [frame["position"] for frame in turns] == [s.to_json() for s in states]
+    takes = sum(isinstance(entry, dict) for entry in game.record["moves"])
+    assert [frame["step"] for frame in replay["frames"]].count("take") == takes
+    assert [frame["move"] is None for frame in replay["frames"]] == [True] + [False] * (
+        game.ply + takes
+    )
     assert replay["players"] == [user.username for user in players[:seats]]
     page = response.content.decode()
     assert 'id="replay-data"' in page and "games/replay.js" in page
@@ -78,7 +84,8 @@ def test_pasted_record_is_shown_as_a_replay_and_not_stored(client, players):
     count = Game.objects.count()
     response = client.post(reverse("games:import"), {"text": record})
     assert response.status_code == 200
-    assert len(response.context["replay"]["frames"]) == game.ply + 1
+    takes = sum(isinstance(entry, dict) for entry in game.record["moves"])
+    assert len(response.context["replay"]["frames"]) == game.ply + takes + 1
     assert "Imported Topiary record" in response.content.decode()
     assert Game.objects.count() == count
 

@@ -92,7 +92,7 @@ async def test_every_refusal_comes_back_with_a_reason_and_changes_nothing(pair, 
 
     await ann_socket.send({"type": "move", "ply": 0, "move": move})
     moved = await bob_socket.until(is_state(1))
-    assert moved["type"] == "move" and moved["move"] == {"seat": 0, "move": move}
+    assert moved["type"] == "move" and moved["move"] == {"seat": 0, "move": move, "took": None}
     await ann_socket.send({"type": "move", "ply": 0, "move": move})
     duplicate = await ann_socket.until(refusal)
     assert duplicate["code"] == "duplicate" and duplicate["ply"] == 1
@@ -179,14 +179,20 @@ async def test_no_frame_of_a_whole_game_holds_hidden_identity(make_player, redis
     checked = 0
     for viewer, socket in zip(viewers, sockets, strict=True):
         for frame in socket.frames:
+            if frame.get("status") == "finished":
+                # The game is over: the table shows everything (docs/PROTOCOL.md, the end).
+                assert frame["final"]["position"] == states[-1].to_json()
+                continue
             text = json.dumps(frame)
             assert not KNOWN_FACE_DOWN.search(text), frame
             hidden = hidden_from(states[frame["ply"]].to_json(), viewer)
             leaked = set(TILE.findall(text)) & hidden
             assert not leaked, f"seat {viewer} saw {leaked} at ply {frame['ply']}"
-            assert "took" not in text and "box" not in text
+            assert "box" not in text and frame.get("final") is None
+            others = [entry for entry in frame.get("moves", []) if entry["seat"] != viewer]
+            assert all(entry["took"] is None for entry in others)
             checked += 1
-    assert checked >= len(sockets) * len(states)
+    assert checked >= len(sockets) * (len(states) - 1)
     assert latest_state(sockets[-1].frames)["result"]["ranks"]
 
 
@@ -301,4 +307,35 @@ async def test_a_heartbeat_from_a_second_tab_shows_the_player_online_again(pair)
     back = await bob_socket.until(lambda f: f["type"] == "presence" and f["seat"] == 0)
     assert back["online"] is True
     for socket in (second_tab, bob_socket):
+        await socket.close()
+
+
+@in_own_loop
+async def test_a_take_in_two_steps_over_the_socket(pair):
+    ann, bob, game = pair
+    path = f"/ws/game/{game.pk}/"
+    ann_socket, bob_socket, watcher = [await Socket.open(path, u) for u in (ann, bob, None)]
+    first = await ann_socket.until(is_state(0))
+    step = next(s for s in first["legal_steps"] if " " in s and "=" not in s)
+    await ann_socket.send({"type": "move", "ply": 0, "move": step})
+    mine, theirs, public = [await s.until(is_state(1)) for s in (ann_socket, bob_socket, watcher)]
+    took = mine["pending"]["took"]
+    assert mine["type"] == theirs["type"] == "move" and mine["to_move"] == theirs["to_move"] == 0
+    assert mine["move"] == {"seat": 0, "move": step, "took": took} and took != "?"
+    assert theirs["move"] == public["move"] == {"seat": 0, "move": step, "took": None}
+    assert theirs["pending"]["took"] == public["pending"]["took"] == "?"
+    assert took not in json.dumps(theirs) and took not in json.dumps(public)
+    assert mine["legal_steps"] and all(s.startswith("=") for s in mine["legal_steps"])
+
+    await ann_socket.send({"type": "move", "ply": 0, "move": step})
+    assert (await ann_socket.until(refusal))["code"] == "duplicate"
+    await bob_socket.send({"type": "move", "ply": 1, "move": "=*"})
+    assert (await bob_socket.until(refusal))["code"] == "not_your_turn"
+    await ann_socket.send({"type": "move", "ply": 1, "move": "=*"})
+    planted = [await s.until(is_state(2)) for s in (ann_socket, bob_socket, watcher)]
+    assert planted[0]["move"]["move"] == "=*" and planted[0]["pending"] is None
+    assert planted[1]["move"] == planted[2]["move"] == {"seat": 0, "move": f"={took}", "took": None}
+    assert planted[1]["to_move"] == 1 and planted[1]["legal_steps"]
+    assert await ply_of(game) == 2
+    for socket in (ann_socket, bob_socket, watcher):
         await socket.close()

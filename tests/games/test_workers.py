@@ -91,7 +91,7 @@ def test_a_four_player_topiary_table_with_three_bots_finishes(celery_worker, mak
     seats = list(game.seats.select_related("user"))
     assert len({seat.user_id for seat in seats}) == 4
     assert sum(seat.user.is_bot for seat in seats) == 3
-    assert game.ply == 4 * 5
+    assert len(game.turns()) == 4 * 5
     assert game_module("topiary").replay(game.record)[-1].is_over
     assert sorted(seat.rank for seat in seats)[0] == 1
 
@@ -148,7 +148,64 @@ def test_a_flagged_seat_at_a_three_player_table_is_played_by_a_bot_and_ranks_las
     game = wait_for(game, lambda g: g.result is not None)
     ranks = game.result["ranks"]
     assert ranks[0] == 3 and sorted(ranks[1:]) in ([1, 2], [1, 1])
-    assert sum(entry["seat"] == 0 for entry in game.moves) == 6
+    assert sum(turn["seat"] == 0 for turn in game.turns()) == 6
+
+
+def test_a_bot_plays_a_take_in_two_steps_each_its_own_ply(celery_worker, make_player):
+    human = make_player()
+    game = services.bot_game_create(
+        user=human,
+        kind="topiary",
+        level="greedy",
+        players=3,
+        rated=False,
+        clock_initial=None,
+        clock_increment=None,
+        correspondence_days=3,
+    )
+    game = play_against_bots(game, human)
+    game = wait_for(game, lambda g: g.result is not None)
+    bots = {seat.index for seat in game.seats.filter(user__is_bot=True)}
+    plants = [ply for ply, entry in enumerate(game.moves) if entry["move"].startswith("=")]
+    assert plants, "no bot took a tile"
+    for ply in plants:
+        take, plant = game.moves[ply - 1], game.moves[ply]
+        assert take["seat"] == plant["seat"] in bots and take["took"] == plant["took"]
+        assert " " in take["move"] and "=" not in take["move"]
+    turns = game.turns()
+    assert len(turns) == 3 * 6 and len(game.moves) == len(turns) + len(plants)
+    assert game_module("topiary").replay(game.record)[-1].is_over
+
+
+def test_a_take_left_pending_by_a_flagged_seat_is_planted_by_the_stand_in(
+    celery_worker, make_player, monkeypatch
+):
+    ann, bob, cat = make_player(), make_player(), make_player()
+    game = live_game([ann, bob, cat], first_player=0)
+    frame = selectors.game_state_for(game.pk, ann)
+    step = next(s for s in frame["legal_steps"] if " " in s and "=" not in s)
+    services.move_play(game_id=game.pk, user=ann, ply=0, move=step)
+    game.refresh_from_db()
+    # Ann's clock runs out between her two steps, and the stand-in's first task is lost.
+    monkeypatch.setattr(services, "_queue_bot", lambda game: None)
+    Game.objects.filter(pk=game.pk).update(
+        deadline=game.deadline - timedelta(seconds=301),
+        turn_started_at=game.turn_started_at - timedelta(seconds=301),
+    )
+    services.games_sweep()
+    monkeypatch.undo()
+    game.refresh_from_db()
+    assert game.seats.get(index=0).forfeit == "time" and game.bot_to_move and game.ply == 1
+    assert selectors.game_state_for(game.pk, None)["pending"]["seat"] == 0
+    Game.objects.filter(pk=game.pk).update(
+        turn_started_at=game.turn_started_at - timedelta(minutes=1)
+    )
+    assert services.games_sweep()["bots_requeued"] == 1
+    game = wait_for(game, lambda g: g.ply == 2)
+    assert game.status == Game.Status.ACTIVE and game.moves[1]["seat"] == 0
+    assert game.moves[1]["move"].startswith("=")
+    assert selectors.game_state_for(game.pk, bob)["to_move"] == 1
+    assert game.turns()[0]["move"].startswith(step + "=")
 
 
 def test_the_sweep_requeues_a_scoring_that_was_lost(celery_worker, make_player, monkeypatch):
