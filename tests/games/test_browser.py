@@ -89,7 +89,7 @@ def test_two_players_play_a_whole_topiary_game_in_the_browser(
             planted = plant_step(page, take, plant_taken=turn % 2 == 0)
             assert planted == take.took if turn % 2 == 0 else planted in take.hand_before
             planted_tile = f'#board [data-cell="{take.cell}"][data-tile="{planted}"]'
-            for viewer in (page, other):
+            for viewer in (page, other, watcher):
                 viewer.locator(planted_tile).wait_for()
         wait_for_status([page], lambda text: "Game over" in text or "to move" in text)
     assert watched_a_take
