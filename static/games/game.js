@@ -451,8 +451,10 @@ function drawRemovedType() {
   box.hidden = !type;
   if (!type) return;
   const [name] = TYPES[type];
-  const glyphs = [1, 2, 3, 4, 5].map((value) => miniTile(`${type}${value}`));
-  box.replaceChildren(`Out of this game: all five ${name} tiles `, ...glyphs);
+  const tiles = document.createElement("span");
+  tiles.className = "open-hand";
+  tiles.append(...[1, 2, 3, 4, 5].map((value) => miniTile(`${type}${value}`)));
+  box.replaceChildren(`Out of this game: all five ${name} tiles `, tiles);
   box.dataset.type = type;
 }
 

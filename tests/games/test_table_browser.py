@@ -133,3 +133,19 @@ def test_the_http_fallback_plays_both_steps_of_a_take(browser, asgi_server, make
     wait_past_ply(page, 1)
     assert status(page) == f"{bob.username} to move"
     context.close()
+
+
+def test_with_must_pick_a_line_with_a_face_down_tile_offers_no_place_only(
+    browser, asgi_server, make_player
+):
+    ann, bob = make_player(), make_player()
+    game = live_game([ann, bob], first_player=0, options={"must_pick": True})
+    context, page = signed_in(browser, asgi_server, ann)
+    page.goto(f"{asgi_server}/game/{game.pk}/")
+    wait_for_status([page], lambda text: text == "Your turn")
+    # At the deal only c3 is face up: column a is five face-down tiles, so a take is required.
+    page.locator('#board .target[data-position="a1:N"]').click()
+    assert page.locator("#prompt").text_content() == "Take a face-down tile from the line"
+    assert page.locator("#board .tile.takeable").count() == 5
+    assert page.get_by_role("button", name="Place only (take nothing)").count() == 0
+    context.close()
