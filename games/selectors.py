@@ -108,7 +108,7 @@ def _final(game: Game, state) -> dict:
     A game that ended between the two steps of a take (on the clock, say) is shown as
     its record ends: before that unfinished turn.
     """
-    if getattr(state, "pending_step", None) is not None:
+    if state.pending_step is not None:
         state = game.turns_state()
     score = state.score()
     return {

@@ -505,7 +505,7 @@ def _move_apply(game: Game, seats: list[Seat], seat: Seat, state, move: str, now
 
 def _pending(state) -> bool:
     """True while a Topiary take waits for its plant (Wizards' Garden never has one)."""
-    return getattr(state, "pending_step", None) is not None
+    return state.pending_step is not None
 
 
 def move_play(*, game_id: int, user, ply: int, move: str) -> Game:

@@ -327,6 +327,13 @@ async def test_a_take_in_two_steps_over_the_socket(pair):
     assert took not in json.dumps(theirs) and took not in json.dumps(public)
     assert mine["legal_steps"] and all(s.startswith("=") for s in mine["legal_steps"])
 
+    # A reload between the steps comes back to the pending take, the tile still in hand.
+    again = await Socket.open(path, ann)
+    resumed = await again.until(lambda f: f["type"] == "state")
+    assert resumed["ply"] == 1 and resumed["pending"] == mine["pending"]
+    assert resumed["legal_steps"] == mine["legal_steps"]
+    await again.close()
+
     await ann_socket.send({"type": "move", "ply": 0, "move": step})
     assert (await ann_socket.until(refusal))["code"] == "duplicate"
     await bob_socket.send({"type": "move", "ply": 1, "move": "=*"})

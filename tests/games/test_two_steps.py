@@ -190,6 +190,8 @@ def test_a_game_of_steps_and_whole_moves_records_whole_moves_and_replays_every_s
     )
 
 
-def test_a_running_game_has_no_final(two):
+def test_a_running_game_has_no_final_and_shows_the_removed_type(two):
     ann, _, game = two
     assert frame_of(game, ann)["final"] is None and frame_of(game, None)["final"] is None
+    assert frame_of(game, None)["position"]["removed_type"] == game.state["removed_type"]
+    assert game.state["removed_type"] in "EHNOPRSW"
