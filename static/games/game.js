@@ -235,7 +235,8 @@ function drawTopiary() {
       orient: "auto-start-reverse" }, el("path", { d: "M0 0L10 5L0 10Z", fill: "context-stroke" })));
   const layer = el("g");
   svg.replaceChildren(defs, layer);
-  const take = pendingTake();
+  // A 2-player game that ended mid-take shows the revealed position from before that take.
+  const take = reveal() ? null : pendingTake();
   const planting = Boolean(take) && myTurn();
   const firsts = myTurn() && position.phase === "play" && !take ? firstSteps() : [];
   const focus = pick.pos ?? take?.position ?? null;

@@ -149,3 +149,27 @@ def test_with_must_pick_a_line_with_a_face_down_tile_offers_no_place_only(
     assert page.locator("#board .tile.takeable").count() == 5
     assert page.get_by_role("button", name="Place only (take nothing)").count() == 0
     context.close()
+
+
+def test_a_resignation_between_take_and_plant_reveals_the_game_as_before_the_take(
+    browser, asgi_server, make_player
+):
+    ann, bob = make_player(), make_player()
+    game = live_game([ann, bob], first_player=0)
+    context, page = signed_in(browser, asgi_server, ann)
+    page.goto(f"{asgi_server}/game/{game.pk}/")
+    wait_for_status([page], lambda text: text == "Your turn")
+    take = take_step(page, 0)
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.locator("#resign").click()
+    wait_for_status([page], lambda text: text.startswith("Game over"))
+    # The unfinished turn is left out: the tile lies face down where it was, shown by name.
+    page.locator("#final-count").wait_for()
+    cell = page.locator(f'#board [data-cell="{take.cell}"]')
+    assert cell.locator(".gap").count() == 0
+    name = f"{TYPE_NAMES[take.took[0]]} {take.took[1]}"
+    assert cell.locator(".tile-back-known > title").text_content() == f"Face-down tile: {name}"
+    assert page.locator("#board .visitor").count() == 0
+    hands = page.locator("#players .open-hand")
+    assert [hands.nth(seat).locator("svg").count() for seat in range(2)] == [3, 3]
+    context.close()
