@@ -9,6 +9,9 @@ layer only reaches sockets of this very process, so the work is done here:
   or socket that made the move, nor Django's single thread for async-to-sync calls.
   Each job runs through ``sync_to_async`` on the server's event loop, so a push to
   sockets from inside a task goes to that loop, where the in-memory layer lives.
+- **Bot thinking** runs in a small pool of processes (``EMBEDDED_THINKERS``, default
+  the number of CPUs) through ``games.thinking``: a search on a thread of this process
+  would hold the interpreter lock against every page and socket for its seconds.
 - **Beat**: Celery's own ``celery.beat.Scheduler`` runs ``CELERY_BEAT_SCHEDULE`` (the
   schedule gathered from every app's ``schedule.py``, the one beat runs in production)
   in a thread, sending the due tasks to the pool above.
@@ -26,17 +29,21 @@ import asyncio
 import fcntl
 import hashlib
 import logging
+import multiprocessing
 import os
 import tempfile
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from asgiref.sync import sync_to_async
 from celery import Task
 from django.conf import settings
 from django.db import close_old_connections
+
+from games import thinking
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +54,10 @@ LOCK_RETRY_SECONDS = 15.0
 class Runner:
     """The pool that runs tasks and the thread that runs beat's schedule."""
 
-    def __init__(self, threads: int):
+    def __init__(self, threads: int, thinkers: int = 1):
         self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="embedded-task")
+        self.thinker_count = thinkers
+        self.thinkers = self._new_thinkers()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.stopping = threading.Event()
         self.scheduler_thread: threading.Thread | None = None
@@ -84,6 +93,23 @@ class Runner:
 
     def loop_seen(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
+
+    # ------------------------------------------------------------------ thinking
+
+    def _new_thinkers(self) -> ProcessPoolExecutor:
+        # Spawned, not forked: this process has threads, and a fork copies their locks.
+        return ProcessPoolExecutor(
+            max_workers=self.thinker_count, mp_context=multiprocessing.get_context("spawn")
+        )
+
+    def think(self, function, *args):
+        """``function(*args)`` in a thinking process; here if the pool has broken down."""
+        try:
+            return self.thinkers.submit(function, *args).result()
+        except BrokenProcessPool:
+            log.exception("embedded: a thinking process died; starting new ones")
+            self.thinkers = self._new_thinkers()
+            return function(*args)
 
     # ------------------------------------------------------------------ beat
 
@@ -132,6 +158,7 @@ class Runner:
     def stop(self) -> None:
         self.stopping.set()
         self.pool.shutdown(wait=False, cancel_futures=True)
+        self.thinkers.shutdown(wait=False, cancel_futures=True)
 
 
 _runner: Runner | None = None
@@ -152,10 +179,15 @@ def start() -> Runner:
     global _runner
     with _runner_lock:
         if _runner is None:
-            _runner = Runner(threads=settings.EMBEDDED_TASK_THREADS)
+            _runner = Runner(
+                threads=settings.EMBEDDED_TASK_THREADS, thinkers=settings.EMBEDDED_THINKERS
+            )
+            thinking.offload = _runner.think
             _runner.start_scheduler()
             log.info(
-                "embedded: tasks on %d threads, beat in-process", settings.EMBEDDED_TASK_THREADS
+                "embedded: tasks on %d threads, bots think in %d processes, beat in-process",
+                settings.EMBEDDED_TASK_THREADS,
+                settings.EMBEDDED_THINKERS,
             )
         return _runner
 

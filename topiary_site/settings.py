@@ -174,6 +174,7 @@ CELERY_BEAT_SCHEDULE_FILENAME = env(
 # schedule itself: topiary_site/embedded.py. With REDIS_URL the worker and beat do.
 EMBEDDED_RUNNER = not REDIS_URL
 EMBEDDED_TASK_THREADS = int(env("EMBEDDED_TASK_THREADS", "4"))
+EMBEDDED_THINKERS = int(env("EMBEDDED_THINKERS") or os.cpu_count() or 1)
 EMBEDDED_BEAT_MAX_INTERVAL = 60.0
 
 AUTH_PASSWORD_VALIDATORS = [
