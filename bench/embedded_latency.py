@@ -173,12 +173,25 @@ def drain(socket) -> None:
             return
 
 
-def probe(url: str, seconds: float, rng: random.Random) -> dict[str, list[float]]:
-    """Time state GETs, socket ping-pongs and moves of one 2-player game for ``seconds``."""
+def probe(url: str, seconds: float, rng: random.Random) -> dict[str, list]:
+    """Time socket openings, state GETs, ping-pongs and moves of 2-player games."""
     players = [signed_in(url, name, PROBE_PASSWORD) for name in ("probe1", "probe2")]
+    timings: dict[str, list] = {"connect": [], "state": [], "ping": [], "move": []}
+    failures: list[str] = []
+
+    def open_socket(game_id: int):
+        while True:
+            start = time.perf_counter()
+            try:
+                socket = game_socket(url, players[0], game_id)
+            except Exception as error:  # the server did not answer the handshake in time
+                failures.append(f"connect: {error!r}")
+                continue
+            timings["connect"].append(time.perf_counter() - start)
+            return socket
+
     game_id = new_game(url, *players, time_control="10+5")
-    timings: dict[str, list[float]] = {"state": [], "ping": [], "move": []}
-    socket = game_socket(url, players[0], game_id)
+    socket = open_socket(game_id)
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         start = time.perf_counter()
@@ -195,7 +208,7 @@ def probe(url: str, seconds: float, rng: random.Random) -> dict[str, list[float]
         if frame["status"] != "active":
             socket.close()
             game_id = new_game(url, *players, time_control="10+5")
-            socket = game_socket(url, players[0], game_id)
+            socket = open_socket(game_id)
             continue
         mover = players[frame["to_move"]]
         their = state(mover, game_id)
@@ -204,6 +217,7 @@ def probe(url: str, seconds: float, rng: random.Random) -> dict[str, list[float]
         timings["move"].append(time.perf_counter() - start)
         time.sleep(0.1)
     socket.close()
+    timings["failures"] = failures
     return timings
 
 
@@ -269,6 +283,8 @@ def main() -> None:
                 "bot_budget_s": args.budget,
                 "load_player_moves": sum(p.moves for p in load),
                 "load_errors": [e for p in load for e in p.errors],
+                "quiet_failures": quiet.pop("failures"),
+                "loaded_failures": loaded.pop("failures"),
                 "quiet_ms": {kind: summary(v) for kind, v in quiet.items()},
                 "loaded_ms": {kind: summary(v) for kind, v in loaded.items()},
                 "machine": describe(),
