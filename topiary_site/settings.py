@@ -1,7 +1,7 @@
 """One settings module, driven by environment variables.
 
 Nothing set: the embedded default (SQLite, in-memory channel layer, Celery
-tasks run in-process, local-memory cache). ``DATABASE_URL`` switches to
+tasks and beat's schedule run by the web process, local-memory cache). ``DATABASE_URL`` switches to
 PostgreSQL through psycopg 3 with a connection pool; ``REDIS_URL`` switches
 the channel layer, the Celery broker and the cache to Redis.
 

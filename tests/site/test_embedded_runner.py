@@ -2,6 +2,7 @@
 and never where production's worker and beat do the work."""
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -112,3 +113,30 @@ def test_beat_intervals_shorten_named_entries_and_refuse_typos():
         beat.with_intervals(schedule, "tick=0")
     with pytest.raises(ValueError, match="not name=seconds"):
         beat.with_intervals(schedule, "tick=soon")
+
+
+def test_bots_think_in_a_process_of_their_own_from_their_view_alone():
+    from engine.bots import choose_move
+    from engine.games import game_module
+    from engine.rng import Rng
+    from games import thinking
+
+    module = game_module("topiary")
+    state = module.new_game(module.Options(), 11)
+    seat = state.to_move
+    runner = embedded.Runner(threads=1, thinkers=1)
+    try:
+        assert runner.think(os.getpid) != os.getpid()
+        thinking.offload = runner.think
+        moved = thinking.bot_choose(
+            kind="topiary",
+            state_json=state.to_json(),
+            seat=seat,
+            level="greedy",
+            seed="11:0",
+            budget=1.0,
+        )
+    finally:
+        thinking.offload = None
+        runner.stop()
+    assert moved == choose_move(state.view(seat), "greedy", rng=Rng("11:0"), budget=1.0)
