@@ -1,7 +1,7 @@
 """Time-driven jobs run with nothing but the site's own processes, embedded and in production.
 
-The same test runs against the site as ``make run`` starts it (SQLite, in-memory
-channel layer, no Redis, no worker or beat: the Procfile's ``web`` alone) and as
+The same test runs against the site as ``make run`` starts it (migrate, seed_demo,
+then ``honcho start web``: SQLite, in-memory channel layer, no Redis, no worker or beat) and as
 production runs it (PostgreSQL, Redis, the Procfile's ``web``, ``worker`` and
 ``beat``), talking to it through HTTP and websockets only. Only the intervals of
 beat's entries are shortened, through ``BEAT_INTERVALS``; the services run on the
@@ -65,7 +65,7 @@ def site(request, tmp_path):
             "SECRET_KEY": "",
             "DEBUG": "",
         }
-        web, url = servers.start_web(env, tmp_path)
+        web, url = servers.start_like_make_run(env, tmp_path)
         processes.append(web)
     else:
         server_env = request.getfixturevalue("server_env")
