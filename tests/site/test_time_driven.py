@@ -119,6 +119,28 @@ def open_and_close_socket(url: str, session: Session, game_id: int) -> None:
         assert frame["game"] == game_id and frame["status"] == "active"
 
 
+def bot_answers_over_the_socket(url: str, session: Session) -> dict:
+    """Play a bot over the game's socket until the bot's own move is pushed; that frame."""
+    table = session.post(
+        "/play/bots/",
+        {"kind": "wizards_garden", "players": "2", "level": "greedy", "time_control": "5+3"},
+    )
+    assert table.status == 302, table.text[:2000]
+    game_id = int(re.fullmatch(r"/game/(\d+)/", table.headers["Location"])[1])
+    ws_url = url.replace("http://", "ws://") + f"/ws/game/{game_id}/"
+    cookie = f"sessionid={session.cookie('sessionid')}"
+    with connect(ws_url, origin=url, additional_headers={"Cookie": cookie}) as socket:
+        deadline = time.monotonic() + PATIENCE
+        while time.monotonic() < deadline:
+            frame = json.loads(socket.recv(timeout=PATIENCE))
+            if frame.get("type") == "move" and frame["move"]["seat"] != frame["you"]:
+                return frame
+            if frame.get("to_move") == frame.get("you") and frame.get("legal_moves"):
+                move = frame["legal_moves"][0]
+                socket.send(json.dumps({"type": "move", "ply": frame["ply"], "move": move}))
+    raise AssertionError("the bot's move never reached the socket")
+
+
 def test_tournaments_start_clocks_fall_and_puzzles_appear_without_anyone_asking(site):
     alice, bob = signed_in(site, "alice"), signed_in(site, "bob")
     assert status(alice)["daily_puzzle"]["tomorrow"] is False
@@ -157,6 +179,10 @@ def test_tournaments_start_clocks_fall_and_puzzles_appear_without_anyone_asking(
     for player in (alice, bob):
         open_and_close_socket(site, player, game_id)
     assert game_state(alice, game_id)["status"] == "active"
+
+    # Tasks run off the socket's thread, and their pushes still reach the socket.
+    pushed = bot_answers_over_the_socket(site, bob)
+    assert pushed["seats"][pushed["move"]["seat"]]["username"] == "GreedyBot"
 
     eventually(lambda: status(bob)["daily_puzzle"]["tomorrow"], "tomorrow's puzzle")
 
