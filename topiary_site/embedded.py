@@ -52,7 +52,8 @@ LOCK_RETRY_SECONDS = 15.0
 
 
 class Runner:
-    """The pool that runs tasks and the thread that runs beat's schedule."""
+    """The thread pool running tasks, the process pool running bot searches, and the
+    thread running beat's schedule."""
 
     def __init__(self, threads: int, thinkers: int = 1):
         self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="embedded-task")
