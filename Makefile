@@ -15,7 +15,8 @@ $(BIN)/.installed: requirements.txt requirements-dev.txt
 
 venv: $(BIN)/.installed
 
-# The embedded default: SQLite, in-memory channel layer, Celery tasks in-process.
+# The embedded default: SQLite, in-memory channel layer; the web process also runs the
+# tasks and beat's schedule (topiary_site/embedded.py).
 run: venv
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo

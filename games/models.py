@@ -18,6 +18,7 @@ class GameKind(models.TextChoices):
 class TimeControl(models.TextChoices):
     """The time controls a table can be created with: live clocks or days per move."""
 
+    BULLET = "1+0", "1+0 (live)"
     BLITZ = "3+2", "3+2 (live)"
     RAPID = "5+3", "5+3 (live)"
     CLASSICAL = "10+5", "10+5 (live)"

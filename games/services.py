@@ -21,13 +21,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.services import bot_ensure
-from engine.bots import choose_move
 from engine.errors import EngineError
 from engine.games import game_module
-from engine.rng import Rng
 from games import live
 from games.models import Game, GameKind, Seat
 from games.signals import game_finished
+from games.thinking import bot_choose
 
 #: Longest move text accepted (the longest legal notation is far shorter).
 MOVE_MAX_LENGTH = 64
@@ -549,10 +548,13 @@ def bot_move_play(*, game_id: int, ply: int) -> Game | None:
     state = game.engine_state()
     seat = seats[state.to_move]
     level = STAND_IN_LEVEL if seat.forfeit else seat.user.bot_level
-    move = choose_move(
-        state.view(seat.index),
-        level,
-        rng=Rng(f"{game.seed}:{ply}"),
+    # From the bot's own view, in a thinking process when the embedded runner offers one.
+    move = bot_choose(
+        kind=game.kind,
+        state_json=game.state,
+        seat=seat.index,
+        level=level,
+        seed=f"{game.seed}:{ply}",
         budget=settings.BOT_BUDGET,
     )
 

@@ -26,6 +26,15 @@ CHROMIUM_ARGS = [
 ]
 
 
+def pytest_configure(config):
+    """The test process never runs the embedded runner: importing the ASGI application
+    here (socket tests do) must not start beat or move tasks off eager execution. The
+    servers the tests start decide for themselves from their environment."""
+    from django.conf import settings
+
+    settings.EMBEDDED_RUNNER = False
+
+
 def services_required() -> bool:
     return os.environ.get("CI") == "true" or os.environ.get("TOPIARY_REQUIRE_SERVICES") == "1"
 

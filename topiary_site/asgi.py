@@ -1,5 +1,7 @@
 """ASGI entry point: HTTP through Django, websockets through Channels with
-origin validation and session authentication."""
+origin validation and session authentication. In the embedded default (no
+``REDIS_URL``) the process serving this application also runs the tasks and
+beat's schedule (``topiary_site.embedded``)."""
 
 import os
 
@@ -11,7 +13,9 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
+from topiary_site import embedded  # noqa: E402
 from topiary_site.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -22,3 +26,6 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+if settings.EMBEDDED_RUNNER:
+    application = embedded.LoopSeen(application, embedded.start())

@@ -21,3 +21,27 @@ def collect(apps: list[str]) -> dict:
             owners[name] = app
             schedule[name] = entry
     return schedule
+
+
+def with_intervals(schedule: dict, spec: str) -> dict:
+    """``schedule`` with the entries named in ``spec`` ("name=seconds,...") run that often.
+
+    For tests and demos that cannot wait an hour for an hourly job; unknown names
+    and non-positive numbers are refused so a typo does not pass silently.
+    """
+    changed = dict(schedule)
+    for item in (part.strip() for part in spec.split(",")):
+        if not item:
+            continue
+        name, _, seconds = item.partition("=")
+        name = name.strip()
+        if name not in schedule:
+            raise ValueError(f"BEAT_INTERVALS: no beat entry {name!r}")
+        try:
+            every = float(seconds)
+        except ValueError:
+            raise ValueError(f"BEAT_INTERVALS: {item!r} is not name=seconds") from None
+        if every <= 0:
+            raise ValueError(f"BEAT_INTERVALS: {name} must run every positive number of seconds")
+        changed[name] = {**schedule[name], "schedule": every}
+    return changed

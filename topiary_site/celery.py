@@ -7,7 +7,8 @@ from django.db import DatabaseError
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "topiary_site.settings")
 
-app = Celery("topiary_site")
+# RunnerTask hands tasks to the embedded runner when one runs in this process (make run).
+app = Celery("topiary_site", task_cls="topiary_site.embedded:RunnerTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 

@@ -1,7 +1,7 @@
 """One settings module, driven by environment variables.
 
 Nothing set: the embedded default (SQLite, in-memory channel layer, Celery
-tasks run in-process, local-memory cache). ``DATABASE_URL`` switches to
+tasks and beat's schedule run by the web process, local-memory cache). ``DATABASE_URL`` switches to
 PostgreSQL through psycopg 3 with a connection pool; ``REDIS_URL`` switches
 the channel layer, the Celery broker and the cache to Redis.
 
@@ -164,10 +164,18 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
-CELERY_BEAT_SCHEDULE = beat.collect(LOCAL_APPS)
+# BEAT_INTERVALS ("entry=seconds,...") makes entries run every so many seconds (tests).
+CELERY_BEAT_SCHEDULE = beat.with_intervals(beat.collect(LOCAL_APPS), env("BEAT_INTERVALS"))
 CELERY_BEAT_SCHEDULE_FILENAME = env(
     "CELERY_BEAT_SCHEDULE_FILENAME", str(Path(tempfile.gettempdir()) / "topiary-beat")
 )
+
+# Without a broker the web process runs the tasks (on threads of their own) and beat's
+# schedule itself: topiary_site/embedded.py. With REDIS_URL the worker and beat do.
+EMBEDDED_RUNNER = not REDIS_URL
+EMBEDDED_TASK_THREADS = int(env("EMBEDDED_TASK_THREADS", "4"))
+EMBEDDED_THINKERS = int(env("EMBEDDED_THINKERS") or os.cpu_count() or 1)
+EMBEDDED_BEAT_MAX_INTERVAL = 60.0
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

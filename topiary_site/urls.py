@@ -7,6 +7,7 @@ from topiary_site import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("status.json", views.status, name="status"),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
     path("leaderboards/", include("ratings.urls")),

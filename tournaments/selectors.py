@@ -255,3 +255,10 @@ def tournaments_of(user, limit: int = 20) -> list[dict]:
             )
         listed.append({"tournament": tournament, "rank": rank, "entry": entry})
     return listed
+
+
+def players_needed(tournament: Tournament) -> int:
+    """The fewest active players a tournament starts (and goes on) with."""
+    if tournament.format == Tournament.Format.SWISS_TABLES:
+        return tournament.table_size
+    return 2

@@ -25,6 +25,7 @@ from tournaments.models import Entry, Pairing, PairingPlayer, Round, Tournament
 from tournaments.selectors import (
     arena_waiting,
     competitors_for,
+    players_needed,
     standings_order,
     tournament_group,
 )
@@ -261,7 +262,7 @@ def _active_entries(tournament: Tournament) -> list[Entry]:
 
 
 def _min_players(tournament: Tournament) -> int:
-    return tournament.table_size if tournament.format == Format.SWISS_TABLES else 2
+    return players_needed(tournament)
 
 
 def _create_game(tournament: Tournament, pairing: Pairing, entries: list[Entry]) -> None:
@@ -376,6 +377,33 @@ def _start(tournament: Tournament) -> None:
         _arena_pair(tournament)
     else:
         _pair_next_round(tournament, 1)
+
+
+@transaction.atomic
+def tournament_start_early(*, tournament_id: int, by) -> Tournament:
+    """The creator starts an upcoming tournament now instead of at its start time.
+
+    Refused (nothing changes) for anyone but the creator, once it has started or
+    ended, and while fewer players are entered than its first round needs: early
+    is a convenience, never a way to cancel an event for want of players.
+    """
+    tournament = _locked(tournament_id)
+    if by is None or not by.is_authenticated or tournament.created_by_id != by.pk:
+        raise ValidationError("Only the tournament's creator can start it early.")
+    if tournament.status != Tournament.Status.UPCOMING:
+        raise ValidationError(
+            "This tournament has already started."
+            if tournament.status == Tournament.Status.RUNNING
+            else "This tournament is over."
+        )
+    entered, needed = len(_active_entries(tournament)), _min_players(tournament)
+    if entered < needed:
+        raise ValidationError(
+            f"Starting needs at least {needed} players; {entered} entered so far."
+        )
+    _start(tournament)
+    _changed(tournament)
+    return tournament
 
 
 def _score_game(tournament: Tournament, pairing: Pairing) -> bool:

@@ -12,4 +12,5 @@ urlpatterns = [
     path("<int:tournament_id>/join/", views.tournament_join, name="join"),
     path("<int:tournament_id>/withdraw/", views.tournament_withdraw, name="withdraw"),
     path("<int:tournament_id>/bots/", views.tournament_enter_bot, name="enter_bot"),
+    path("<int:tournament_id>/start/", views.tournament_start, name="start"),
 ]

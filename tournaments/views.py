@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
@@ -56,6 +57,10 @@ def _page_context(request, tournament: Tournament) -> dict:
         "can_withdraw": playing
         and tournament.status in (Tournament.Status.UPCOMING, Tournament.Status.RUNNING),
         "bots": selectors.bots_available(tournament) if is_creator and upcoming else [],
+        "can_start": is_creator and upcoming,
+        "players_needed": selectors.players_needed(tournament),
+        "server_time_ms": int(timezone.now().timestamp() * 1000),
+        "starts_at_ms": int(tournament.starts_at.timestamp() * 1000),
     }
 
 
@@ -122,4 +127,16 @@ def tournament_enter_bot(request, tournament_id: int):
             tournament_id=tournament_id, by=request.user, bot=bot
         ),
         f"{bot.username} is entered.",
+    )
+
+
+@login_required
+@require_POST
+def tournament_start(request, tournament_id: int):
+    """The creator starts the tournament now."""
+    return _act(
+        request,
+        tournament_id,
+        lambda: services.tournament_start_early(tournament_id=tournament_id, by=request.user),
+        "The tournament has started.",
     )

@@ -39,3 +39,47 @@ function connect() {
 }
 
 connect();
+
+// The countdown to the start, from the server's clock: the page carries the server time
+// it was made at, so a visitor's wrong clock does not move the start.
+const countdownDigits = (n) => String(n).padStart(2, "0");
+
+function timeLeft(ms) {
+  const total = Math.ceil(ms / 1000);
+  const days = Math.floor(total / 86400);
+  const hours = Math.floor((total % 86400) / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = total % 60;
+  const clock = hours || days
+    ? `${hours}:${countdownDigits(minutes)}:${countdownDigits(seconds)}`
+    : `${minutes}:${countdownDigits(seconds)}`;
+  return days ? `${days} d ${clock}` : clock;
+}
+
+let overdueSince = null;
+
+function tickCountdown() {
+  const countdown = document.getElementById("tournament-countdown");
+  if (!countdown) return;
+  const left = countdown.querySelector(".countdown-left");
+  const serverTime = Number(countdown.dataset.serverTime);
+  if (!countdown.dataset.loadedAt) countdown.dataset.loadedAt = String(Date.now());
+  const now = serverTime + (Date.now() - Number(countdown.dataset.loadedAt));
+  const ms = Number(countdown.dataset.startsAt) - now;
+  if (ms > 0 && left) {
+    left.textContent = timeLeft(ms);
+    left.setAttribute("datetime", `PT${Math.ceil(ms / 1000)}S`);
+    overdueSince = null;
+    return;
+  }
+  countdown.textContent = ", starting now";
+  // The socket announces the start; should it be down, look again now and then.
+  if (overdueSince === null) overdueSince = Date.now();
+  if (Date.now() - overdueSince > 5000) {
+    overdueSince = Date.now();
+    queueRefresh();
+  }
+}
+
+tickCountdown();
+setInterval(tickCountdown, 1000);

@@ -52,7 +52,7 @@ def test_database_url(settings_dict: dict) -> str:
 class Process:
     """One Procfile process running in the background, with its output kept in a log file."""
 
-    def __init__(self, kind: str, env: dict[str, str], log_dir: Path):
+    def __init__(self, kind: str, env: dict[str, str], log_dir: Path, command: str = ""):
         self.kind = kind
         self.log_path = log_dir / f"{kind}-{env.get('PORT', 'x')}.log"
         self._log = self.log_path.open("wb")
@@ -61,7 +61,7 @@ class Process:
         inherited = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
         full_env = {**inherited, **env, "PATH": f"{VENV_BIN}:{os.environ.get('PATH', '')}"}
         self.popen = subprocess.Popen(
-            ["bash", "-c", "exec " + procfile_commands()[kind]],
+            ["bash", "-c", "exec " + (command or procfile_commands()[kind])],
             cwd=ROOT,
             env=full_env,
             stdout=self._log,
@@ -113,6 +113,17 @@ def start_web(env: dict[str, str], log_dir: Path) -> tuple[Process, str]:
     """Start the ``web`` process on a free port; returns it and its base URL."""
     port = free_port()
     proc = Process("web", {**env, "PORT": str(port)}, log_dir)
+    proc.wait_for_port(port)
+    return proc, f"http://127.0.0.1:{port}"
+
+
+def start_like_make_run(env: dict[str, str], log_dir: Path) -> tuple[Process, str]:
+    """Serve the site as ``make run`` does after migrating and seeding: ``honcho start web``
+    (the Procfile's ``web`` alone) on a free port; returns it and its base URL."""
+    port = free_port()
+    proc = Process(
+        "web", {**env, "HOST": "127.0.0.1", "PORT": str(port)}, log_dir, "honcho start web"
+    )
     proc.wait_for_port(port)
     return proc, f"http://127.0.0.1:{port}"
 

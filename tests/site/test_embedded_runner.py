@@ -1,0 +1,142 @@
+"""The embedded default's runner: tasks off the caller's thread, beat once per database,
+and never where production's worker and beat do the work."""
+
+import json
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from tests.site.conftest import clean_env
+from tests.support import servers
+from topiary_site import beat, embedded
+from topiary_site.celery import app as celery_app
+
+PROBE = """
+import json, threading
+import topiary_site.asgi
+from topiary_site import embedded
+print(json.dumps({
+    "runner": embedded.running() is not None,
+    "threads": sorted(t.name for t in threading.enumerate()),
+}))
+"""
+
+
+def loaded_asgi_under(**env: str) -> dict:
+    """What importing the ASGI application (as Daphne does) starts, in a fresh process."""
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE],
+        cwd=servers.ROOT,
+        env=clean_env(DJANGO_SETTINGS_MODULE="topiary_site.settings", **env),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_the_embedded_default_runs_beat_in_the_web_process(tmp_path):
+    found = loaded_asgi_under(SQLITE_PATH=str(tmp_path / "db.sqlite3"))
+    assert found["runner"] is True
+    assert "embedded-beat" in found["threads"]
+
+
+def test_with_a_broker_the_web_process_leaves_jobs_to_celery(tmp_path):
+    found = loaded_asgi_under(
+        SQLITE_PATH=str(tmp_path / "db.sqlite3"), REDIS_URL="redis://127.0.0.1:6379/15"
+    )
+    assert found["runner"] is False
+    assert "embedded-beat" not in found["threads"]
+
+
+def test_two_web_processes_on_one_database_run_the_schedule_once(tmp_path):
+    env = {
+        "SQLITE_PATH": str(tmp_path / "site.sqlite3"),
+        "DATABASE_URL": "",
+        "REDIS_URL": "",
+        "SECRET_KEY": "",
+        "DEBUG": "",
+        "PYTHONUNBUFFERED": "1",
+    }
+    first, _ = servers.start_web(env, tmp_path)
+    try:
+        first.wait_for_log("embedded: beat runs")
+        second, _ = servers.start_web(env, tmp_path)
+        try:
+            second.wait_for_log("another process runs the schedule")
+            assert "embedded: beat runs" not in second.log()
+        finally:
+            second.stop()
+    finally:
+        first.stop()
+
+
+@celery_app.task(name="tests.site.wait_for_release")
+def wait_for_release(started: list, release_key: str) -> None:
+    started.append(threading.current_thread().name)
+    RELEASES[release_key].wait(10)
+
+
+RELEASES: dict[str, threading.Event] = {}
+
+
+def test_a_task_runs_on_the_pool_and_delay_returns_at_once(monkeypatch):
+    runner = embedded.Runner(threads=1)
+    monkeypatch.setattr(embedded, "_runner", runner)
+    started: list[str] = []
+    RELEASES["one"] = threading.Event()
+    try:
+        # Without a runner this would run here and block for ten seconds.
+        wait_for_release.delay(started, "one")
+        assert threading.current_thread().name not in started
+        RELEASES["one"].set()
+        runner.pool.shutdown(wait=True)
+        assert started and started[0].startswith("embedded-task")
+    finally:
+        RELEASES["one"].set()
+        runner.stop()
+
+
+def test_beat_intervals_shorten_named_entries_and_refuse_typos():
+    schedule = {"tick": {"task": "a.t", "schedule": 60, "options": {"expires": 5}}}
+    assert beat.with_intervals(schedule, "tick=2") == {
+        "tick": {"task": "a.t", "schedule": 2.0, "options": {"expires": 5}}
+    }
+    assert beat.with_intervals(schedule, "") == schedule
+    with pytest.raises(ValueError, match="no beat entry 'tock'"):
+        beat.with_intervals(schedule, "tock=2")
+    with pytest.raises(ValueError, match="positive"):
+        beat.with_intervals(schedule, "tick=0")
+    with pytest.raises(ValueError, match="not name=seconds"):
+        beat.with_intervals(schedule, "tick=soon")
+
+
+def test_bots_think_in_a_process_of_their_own_from_their_view_alone():
+    from engine.bots import choose_move
+    from engine.games import game_module
+    from engine.rng import Rng
+    from games import thinking
+
+    module = game_module("topiary")
+    state = module.new_game(module.Options(), 11)
+    seat = state.to_move
+    runner = embedded.Runner(threads=1, thinkers=1)
+    try:
+        assert runner.think(os.getpid) != os.getpid()
+        thinking.offload = runner.think
+        moved = thinking.bot_choose(
+            kind="topiary",
+            state_json=state.to_json(),
+            seat=seat,
+            level="greedy",
+            seed="11:0",
+            budget=1.0,
+        )
+    finally:
+        thinking.offload = None
+        runner.stop()
+    assert moved == choose_move(state.view(seat), "greedy", rng=Rng("11:0"), budget=1.0)
