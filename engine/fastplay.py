@@ -2,14 +2,14 @@
 
 ``engine.topiary`` keeps states immutable and checked; searching millions of positions
 needs scratch arrays instead. This module reads a state or a view into a ``Table`` of
-plain lists, deals the tiles a viewer cannot see (a *determinization*), plays random
-games to the end, and scores sight lines with precomputed tables. Tile, cell, position
+plain lists, deals the tiles a viewer cannot see (a *determinization*, by
+``topiary.Dealer``), plays random games to the end, and scores them. Tile, cell, position
 and move codes are ``engine.topiary``'s (see its docstring).
 
-A sight line's scoring is summarised as ``(points, seen)``: points are the values seen
-plus the type bonus, and ``seen`` is a bitmask of the tiles seen (bit ``tile``). A hand
-tile scores when ``seen & BEATS[tile]`` is non-zero: ``BEATS[tile]`` holds the tiles of
-its type with a larger value, so one AND answers rule 3 for any union of lines.
+Scoring is ``engine.topiary``'s one core, re-exported here: a sight line's scoring is
+summarised as ``(points, seen)`` by ``line_points``: points are the values seen plus the
+type bonus, and ``seen`` is a bitmask of the tiles seen (bit ``tile``). A hand tile scores
+when ``seen & BEATS[tile]`` is non-zero (``hand_points``).
 """
 
 from __future__ import annotations
@@ -17,11 +17,15 @@ from __future__ import annotations
 import random
 
 from engine import topiary
-from engine.topiary import FACE_DOWN, LINES, NO_TAKE, TILE_VALUE, UNKNOWN
+
+# The scoring core is topiary's (BEATS, line_points, hand_points, totals), re-exported for
+# the hot loops of the bots and the solver.
+from engine.topiary import BEATS as BEATS
+from engine.topiary import FACE_DOWN, LINES, NO_TAKE, totals
+from engine.topiary import hand_points as hand_points
+from engine.topiary import line_points as line_points
 
 PLANTS = 41
-#: Per tile: the bitmask of same-type tiles of larger value (rule 3 of scoring).
-BEATS = tuple(sum(1 << (t - t % 5 + v) for v in range(t % 5 + 1, 5)) for t in range(40))
 #: Per cell: the positions whose sight line holds it.
 POSITIONS_THROUGH = tuple(
     tuple(p for p, line in enumerate(LINES) if cell in line) for cell in range(25)
@@ -34,45 +38,6 @@ def move_code(position: int, cell: int | None = None, plant: int | None = None) 
     if cell is None:
         return (position * 26 + NO_TAKE) * PLANTS
     return (position * 26 + cell) * PLANTS + (0 if plant is None else plant + 1)
-
-
-def line_points(garden, line) -> tuple[int, int]:
-    """``(points, seen)`` of one sight line: values seen plus type bonus, and the seen tiles."""
-    top = points = seen = kinds = pairs = 0
-    for cell in line:
-        tile = garden[cell]
-        if tile >= FACE_DOWN:
-            continue
-        value = tile % 5 + 1
-        if value > top:
-            top = value
-            points += value
-            seen |= 1 << tile
-            kind = 1 << (tile // 5)
-            if kinds & kind:
-                # The second tile of a type adds 2 (k = 2), each later one adds 1 more.
-                points += 1 if pairs & kind else 2
-                pairs |= kind
-            kinds |= kind
-    return points, seen
-
-
-def hand_points(hand, seen: int) -> int:
-    """Points from tiles in hand for a player whose visitors see the tiles in ``seen``."""
-    return sum(TILE_VALUE[t] for t in hand if seen & BEATS[t])
-
-
-def totals(garden, visitors, hands, players: int) -> tuple[list[int], list[int]]:
-    """Every seat's (total, hand points) for a position with known hands."""
-    points = [0] * players
-    seen = [0] * players
-    for p, seat in enumerate(visitors):
-        if seat >= 0:
-            pts, mask = line_points(garden, LINES[p])
-            points[seat] += pts
-            seen[seat] |= mask
-    hand = [hand_points(hands[s], seen[s]) for s in range(players)]
-    return [points[s] + hand[s] for s in range(players)], hand
 
 
 class Table:
@@ -172,12 +137,11 @@ class Table:
         return totals(self.garden, self.visitors, self.hands, self.players)
 
 
-class Dealer:
-    """Deals full tables consistent with everything a view knows (determinizations).
+class Dealer(topiary.Dealer):
+    """``topiary.Dealer``'s deals as scratch tables: the bots' determinizations.
 
-    Unseen tiles (face-down cells, other hands, the box) are exchangeable for the viewer,
-    except in a draft: the tiles the viewer passed on can only be in the hands of seats
-    earlier in turn order or in the box, so they are dealt among those slots first.
+    For a seated view in the play phase (a ``Table`` has no draft and no unknown pending
+    tile); with a take pending, only the taker's view.
     """
 
     def __init__(self, view):
@@ -185,42 +149,13 @@ class Dealer:
             raise ValueError("determinizations are dealt for a seated view in the play phase")
         if view.pending is not None and view.seat != view.to_move:
             raise ValueError("determinizations are dealt for the taker of a pending take only")
+        super().__init__(view)
         self.table = Table(view)
-        seat = view.seat
-        players = self.table.players
-        self.unseen = list(view.unseen_tiles())
-        self.down_cells = [c for c in range(25) if self.table.garden[c] == UNKNOWN]
-        self.others = [s for s in range(players) if s != seat]
-        hand_slots = 3 * len(self.others)
-        passed = view.passed_on[seat] if view.passed_on is not None else None
-        self.passed = [t for t in self.unseen if passed and t in passed]
-        order = [(view.first_player + i) % players for i in range(players)]
-        earlier = set(order[: order.index(seat)])
-        # Slots after the garden cells: 3 per other seat in ``others`` order, then the box.
-        first_hand = len(self.down_cells)
-        self.passed_slots = [
-            first_hand + 3 * i + k
-            for i, s in enumerate(self.others)
-            if s in earlier
-            for k in range(3)
-        ] + list(range(first_hand + hand_slots, len(self.unseen)))
 
     def deal(self, rng: random.Random) -> Table:
         """A random full table consistent with the view."""
         table = self.table.copy()
-        if self.passed:
-            slots = self.passed_slots[:]
-            rng.shuffle(slots)
-            order: list[int | None] = [None] * len(self.unseen)
-            for tile, slot in zip(self.passed, slots, strict=False):
-                order[slot] = tile
-            rest = [t for t in self.unseen if t not in self.passed]
-            rng.shuffle(rest)
-            it = iter(rest)
-            tiles = [next(it) if t is None else t for t in order]
-        else:
-            # A sort on random keys is a uniform shuffle, and several times faster here.
-            tiles = sorted(self.unseen, key=lambda _: rng.random())
+        tiles = self.tiles(rng)
         garden = table.garden
         for i, cell in enumerate(self.down_cells):
             garden[cell] = tiles[i] + FACE_DOWN

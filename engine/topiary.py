@@ -240,78 +240,101 @@ class Options:
 
 
 # --------------------------------------------------------------------------- scoring
+#
+# One scoring core, ``line_points`` and ``hand_points`` on bitmasks: the bots, the playouts
+# and the puzzle solver call it in their hot loops (``engine.fastplay`` re-exports it), and
+# ``score``, ``public_score``, ``totals`` and ``sight_lines`` are read off it.
+
+#: Per tile: the bitmask of same-type tiles of larger value (rule 3 of scoring).
+BEATS = tuple(sum(1 << (t - t % 5 + v) for v in range(t % 5 + 1, 5)) for t in ALL_TILES)
+
+
+def line_points(garden, line) -> tuple[int, int]:
+    """``(points, seen)`` of one sight line: values seen plus type bonus, and the seen tiles.
+
+    ``seen`` is a bitmask (bit ``tile``). A face-down, unknown or gap cell is never seen and
+    never blocks; a face-up tile is seen when it is the first or higher than every tile seen
+    before it; each type seen k >= 2 times adds k.
+    """
+    top = points = seen = kinds = pairs = 0
+    for cell in line:
+        tile = garden[cell]
+        if tile >= FACE_DOWN:
+            continue
+        value = tile % 5 + 1
+        if value > top:
+            top = value
+            points += value
+            seen |= 1 << tile
+            kind = 1 << (tile // 5)
+            if kinds & kind:
+                # The second tile of a type adds 2 (k = 2), each later one adds 1 more.
+                points += 1 if pairs & kind else 2
+                pairs |= kind
+            kinds |= kind
+    return points, seen
+
+
+def hand_points(hand, seen: int) -> int:
+    """Points from tiles in hand for a player whose visitors see the tiles in ``seen``.
+
+    A hand tile scores when ``seen & BEATS[tile]``: a tile of its type with a larger value
+    is seen, so one AND answers rule 3 for any union of lines.
+    """
+    return sum(TILE_VALUE[t] for t in hand if seen & BEATS[t])
+
+
+def totals(garden, visitors, hands, players: int) -> tuple[list[int], list[int]]:
+    """Every seat's (total, hand points) for a position with known hands."""
+    points = [0] * players
+    seen = [0] * players
+    for p, seat in enumerate(visitors):
+        if seat >= 0:
+            pts, mask = line_points(garden, LINES[p])
+            points[seat] += pts
+            seen[seat] |= mask
+    hand = [hand_points(hands[s], seen[s]) for s in range(players)]
+    return [points[s] + hand[s] for s in range(players)], hand
 
 
 def _score_parts(
     garden: tuple[int, ...], visitors: tuple[int, ...], hands, players: int
 ) -> tuple[list[int], list[int], list[int | None]]:
     """Per seat: values seen, type bonus, hand points (None where the hand is unknown)."""
-    seen_sum = [0] * players
+    values = [0] * players
     bonus = [0] * players
-    best = [[0] * 8 for _ in range(players)]
+    seen = [0] * players
     for p, seat in enumerate(visitors):
-        if seat < 0:
-            continue
-        top = 0
-        total = 0
-        counts = [0] * 8
-        seat_best = best[seat]
-        for cell in LINES[p]:
-            tile = garden[cell]
-            if tile >= FACE_DOWN:
-                continue
-            value = TILE_VALUE[tile]
-            if value > top:
-                top = value
-                total += value
-                kind = TILE_TYPE[tile]
-                counts[kind] += 1
-                if value > seat_best[kind]:
-                    seat_best[kind] = value
-        seen_sum[seat] += total
-        bonus[seat] += sum(k for k in counts if k >= 2)
-    hand_points: list[int | None] = []
-    for seat in range(players):
-        hand = hands[seat]
-        if hand is None:
-            hand_points.append(None)
-            continue
-        hand_points.append(
-            sum(TILE_VALUE[t] for t in hand if best[seat][TILE_TYPE[t]] > TILE_VALUE[t])
-        )
-    return seen_sum, bonus, hand_points
+        if seat >= 0:
+            points, mask = line_points(garden, LINES[p])
+            line_values = sum(TILE_VALUE[t] for t in _mask_tiles(mask))
+            values[seat] += line_values
+            bonus[seat] += points - line_values
+            seen[seat] |= mask
+    hand = [None if hands[s] is None else hand_points(hands[s], seen[s]) for s in range(players)]
+    return values, bonus, hand
 
 
 def _sight_lines(garden: tuple[int, ...], visitors: tuple[int, ...]) -> list[dict]:
-    """Each placed visitor, its line, the face-up tiles it sees and the points they make.
-
-    The readable twin of the visitor and bonus parts of ``_score_parts`` (the hot path):
-    a face-down tile is never seen and never blocks; a face-up tile is seen when it is
-    the first or higher than every tile seen before it; each type seen k >= 2 times adds k.
-    """
+    """Each placed visitor, its line, the face-up tiles it sees and the points they make
+    (``line_points`` spelled out in notation)."""
     sights = []
     for p, seat in enumerate(visitors):
         if seat < 0:
             continue
-        seen, top = [], 0
-        for cell in LINES[p]:
-            tile = garden[cell]
-            if tile < FACE_DOWN and TILE_VALUE[tile] > top:
-                top = TILE_VALUE[tile]
-                seen.append(tile)
-        kinds = [TILE_TYPE[t] for t in seen]
-        bonus = sum(kinds.count(k) for k in set(kinds) if kinds.count(k) >= 2)
+        line = LINES[p]
+        points, seen = line_points(garden, line)
         sights.append(
             {
                 "position": POSITIONS[p],
                 "seat": seat,
-                "line": [CELLS[c] for c in LINES[p]],
+                "line": [CELLS[c] for c in line],
                 "seen": [
                     {"cell": CELLS[c], "tile": TILE_NAMES[garden[c]]}
-                    for c in LINES[p]
-                    if garden[c] in seen
+                    for c in line
+                    if garden[c] < FACE_DOWN and seen >> garden[c] & 1
                 ],
-                "points": sum(TILE_VALUE[t] for t in seen) + bonus,
+                "points": points,
             }
         )
     return sights
@@ -864,8 +887,7 @@ class State(_Seated, _StateFields):
 
     def totals(self) -> tuple[int, ...]:
         """Each seat's total score as the position stands (fast path for search)."""
-        seen, bonus, hand = _score_parts(self.garden, self.visitors, self.hands, self.players)
-        return tuple(seen[s] + bonus[s] + hand[s] for s in range(self.players))
+        return tuple(totals(self.garden, self.visitors, self.hands, self.players)[0])
 
     # -- notation
 
@@ -1145,75 +1167,119 @@ def _position_json(
     }
 
 
-def sample_state(view: View, rng: Rng) -> State:
-    """A full state ``view`` could be the view of, its hidden tiles dealt at random.
+class Dealer:
+    """Deals the tiles a view cannot place at random, consistently with everything it knows.
 
-    For bots searching determinizations: everything the viewer knows stays; the tiles it
-    cannot place are shuffled into the face-down cells, the other hands, the box and, in a
-    draft, the tiles in flight. Tiles the viewer passed on in a draft never go face down (the
-    garden was dealt before the draft), but they may land in any other hand, so a sample has
-    the same view without always being a deal the draft could have made; the bots'
-    determinizations (``engine.fastplay.Dealer``) keep them to the seats that drafted later
-    and the box. Other seats' draft history, which nobody but they know, is filled with
-    arbitrary tiles of the right count. With a take pending that the viewer did not make, the
-    taken tile is one that may have been face down, and is the fourth in the mover's hand.
+    The one dealer of hidden tiles: ``sample_state`` builds a ``State`` from a deal and
+    ``engine.fastplay.Dealer`` a scratch ``Table`` (the bots' determinizations). A deal fills
+    *slots*, in this order: the face-down cells; the taken tile of a pending take the viewer
+    did not make (it was face down); 3 per other seat, in seat order; in a draft, the pool in
+    flight when the viewer does not know it; the box. Unseen tiles are exchangeable for the
+    viewer, except the tiles the viewer passed on in a draft: the garden was dealt before the
+    draft, and passes go to the previous seat in turn order, so they can only be in the hands
+    of seats earlier in turn order that have drafted, in flight, or in the box. They are
+    dealt among those slots first, uniformly, then the rest uniformly.
     """
-    seat, players = view.seat, view.players
-    unseen = view.unseen_tiles()
-    passed = set() if seat is None or view.passed_on is None else set(view.passed_on[seat] or ())
-    may_be_face_down = [x for x in unseen if x not in passed]
-    rng.shuffle(may_be_face_down)
-    pending, took = view.pending, None
-    if pending is not None and pending[2] == UNKNOWN:
-        took = may_be_face_down.pop()
-        pending = (pending[0], pending[1], took)
-    face_down = [c for c in range(25) if view.garden[c] == UNKNOWN]
-    garden = list(view.garden)
-    for cell, tile in zip(face_down, may_be_face_down, strict=False):
-        garden[cell] = tile + FACE_DOWN
-    rest = may_be_face_down[len(face_down) :] + [x for x in unseen if x in passed]
-    rng.shuffle(rest)
-    hands = []
-    for s in range(players):
-        if s == seat:
-            hands.append(view.hand)
-        else:
+
+    def __init__(self, view: View):
+        self.view = view
+        seat, players = view.seat, view.players
+        self.unseen = list(view.unseen_tiles())
+        self.down_cells = [c for c in range(25) if view.garden[c] == UNKNOWN]
+        self.others = [s for s in range(players) if s != seat]
+        self.took_unknown = view.pending is not None and view.pending[2] == UNKNOWN
+        in_flight = view.phase == "draft" and view.known_pool() is None
+        self.pool_size = len(view.received[view.to_move]) if in_flight else 0
+        passed = () if seat is None or view.passed_on is None else view.passed_on[seat] or ()
+        self.passed = [t for t in self.unseen if t in passed]
+        self.passed_slots: list[int] = []
+        if self.passed:
+            order = _turn_order(view.first_player, players)
+            drafted = {s for s in order[: order.index(seat)] if view.passed_on[s] is not None}
+            first_hand = len(self.down_cells) + self.took_unknown
+            self.passed_slots = [
+                first_hand + HAND_SIZE * i + k
+                for i, s in enumerate(self.others)
+                if s in drafted
+                for k in range(HAND_SIZE)
+            ] + list(range(first_hand + HAND_SIZE * len(self.others), len(self.unseen)))
+
+    def tiles(self, rng) -> list[int]:
+        """The unseen tiles in slot order, dealt with ``rng`` (``random.Random`` or ``Rng``)."""
+        if self.passed:
+            slots = self.passed_slots[:]
+            rng.shuffle(slots)
+            order: list[int | None] = [None] * len(self.unseen)
+            for tile, slot in zip(self.passed, slots, strict=False):
+                order[slot] = tile
+            rest = [t for t in self.unseen if t not in self.passed]
+            rng.shuffle(rest)
+            it = iter(rest)
+            return [next(it) if t is None else t for t in order]
+        # A sort on random keys is a uniform shuffle, and several times faster here.
+        return sorted(self.unseen, key=lambda _: rng.random())
+
+    def state(self, rng) -> State:
+        """A full state behind the view, its hidden tiles dealt with ``rng``.
+
+        Other seats' draft history, which nobody but they know, is filled with arbitrary
+        tiles of the right count; the state has the same view, without always being a history
+        the draft could have made.
+        """
+        view = self.view
+        seat, players = view.seat, view.players
+        tiles = self.tiles(rng)
+        garden = list(view.garden)
+        for cell, tile in zip(self.down_cells, tiles, strict=False):
+            garden[cell] = tile + FACE_DOWN
+        at = len(self.down_cells)
+        pending, took = view.pending, None
+        if self.took_unknown:
+            took, at = tiles[at], at + 1
+            pending = (pending[0], pending[1], took)
+        hands: list = [view.hand] * players
+        for s in self.others:
             extra = (took,) if took is not None and s == view.to_move else ()
-            hands.append(tuple(sorted((*rest[:HAND_SIZE], *extra))))
-            del rest[:HAND_SIZE]
-    received = passed_on = None
-    if view.received is not None:
+            hands[s] = tuple(sorted((*tiles[at : at + HAND_SIZE], *extra)))
+            at += HAND_SIZE
         pool = view.known_pool()
-        if view.phase == "draft" and pool is None:
-            size = len(view.received[view.to_move])
-            pool, rest = tuple(sorted(rest[:size])), rest[size:]
-        arbitrary = sorted(unseen)
+        if self.pool_size:
+            pool, at = tuple(sorted(tiles[at : at + self.pool_size])), at + self.pool_size
+        received = passed_on = None
+        if view.received is not None:
+            arbitrary = sorted(self.unseen)
 
-        def history(entries, s):
-            if s == seat or entries[s] is None:
-                return entries[s]
-            if view.phase == "draft" and s == view.to_move and entries is view.received:
-                return pool
-            return tuple(arbitrary[: len(entries[s])])
+            def history(entries, s):
+                if s == seat or entries[s] is None:
+                    return entries[s]
+                if view.phase == "draft" and s == view.to_move and entries is view.received:
+                    return pool
+                return tuple(arbitrary[: len(entries[s])])
 
-        received = tuple(history(view.received, s) for s in range(players))
-        passed_on = tuple(history(view.passed_on, s) for s in range(players))
-    return State(
-        options=view.options,
-        garden=tuple(garden),
-        visitors=view.visitors,
-        unplaced=view.unplaced,
-        hands=tuple(hands),
-        box=tuple(sorted(rest)),
-        to_move=view.to_move,
-        phase=view.phase,
-        removed_type=view.removed_type,
-        first_player=view.first_player,
-        received=received,
-        passed_on=passed_on,
-        face_down=_face_down_mask(garden),
-        pending=pending,
-    )
+            received = tuple(history(view.received, s) for s in range(players))
+            passed_on = tuple(history(view.passed_on, s) for s in range(players))
+        return State(
+            options=view.options,
+            garden=tuple(garden),
+            visitors=view.visitors,
+            unplaced=view.unplaced,
+            hands=tuple(hands),
+            box=tuple(sorted(tiles[at:])),
+            to_move=view.to_move,
+            phase=view.phase,
+            removed_type=view.removed_type,
+            first_player=view.first_player,
+            received=received,
+            passed_on=passed_on,
+            face_down=_face_down_mask(garden),
+            pending=pending,
+        )
+
+
+def sample_state(view: View, rng: Rng) -> State:
+    """A full state ``view`` could be the view of, its hidden tiles dealt at random by
+    ``Dealer`` (for bots searching determinizations, and tests)."""
+    return Dealer(view).state(rng)
 
 
 # --------------------------------------------------------------------------- setup

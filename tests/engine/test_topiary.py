@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 
 import pytest
 
+from engine import fastplay
 from engine import topiary as t
 from engine.errors import IllegalMove, NotationError
 from engine.rng import Rng
@@ -609,6 +611,39 @@ def test_sample_state_is_a_full_state_behind_the_view():
         assert again == view
         if seat == s.to_move:
             assert sample.legal_moves() == s.legal_moves()
+
+
+def test_samples_keep_the_tiles_a_seat_passed_on_where_the_draft_could_have_sent_them():
+    """A passed tile never went face down, nor to a seat later in turn order or still to
+    draft: it is with a seat that drafted after the viewer, in flight, or in the box."""
+    rng = Rng(4)
+    s = t.new_game(t.Options(players=4, draft=True), seed=11, first_player=1)
+    order = [1, 2, 3, 0]
+    while s.phase == "draft" or s.unplaced[s.to_move] == 5:
+        for seat in range(4):
+            view = s.view(seat)
+            passed = set(view.passed_on[seat] or ()) & set(view.unseen_tiles())
+            allowed = {x for x in order[: order.index(seat)] if s.passed_on[x] is not None}
+            for sample_seed in range(8):
+                sample = t.sample_state(view, Rng(sample_seed))
+                assert sample.view(seat) == view
+                assert not {x - t.FACE_DOWN for x in sample.garden if x >= t.FACE_DOWN} & passed
+                for other in set(range(4)) - allowed:
+                    assert not set(sample.hands[other]) & passed
+        s = s.apply(rng.choice(s.legal_moves()))
+
+
+def test_the_bots_determinizations_and_sample_state_are_one_dealer():
+    rng = Rng(5)
+    s = t.new_game(t.Options(players=3, draft=True), seed=5)
+    while s.phase == "draft" or s.unplaced[s.to_move] > 4:
+        s = s.apply(rng.choice(s.legal_moves()))
+    view = s.view(s.to_move)
+    for deal_seed in range(4):
+        table = fastplay.Dealer(view).deal(random.Random(deal_seed))
+        sample = t.sample_state(view, random.Random(deal_seed))
+        assert [sorted(hand) for hand in table.hands] == [list(hand) for hand in sample.hands]
+        assert table.garden == list(sample.garden) and sorted(table.box) == list(sample.box)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
