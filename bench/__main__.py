@@ -19,6 +19,7 @@ SPEED = {
     "solver": ["solver.py", "--positions", "50", "--k", "2", "3"],
     "solver4": ["solver.py", "--positions", "10", "--k", "4"],
     "daily": ["daily.py", "--days", "14"],
+    "bots": ["bot_speed.py", "--positions", "60", "--iterations", "1000"],
 }
 STRENGTH = {
     "topiary-greedy-random": ["topiary", "--bots", "greedy,random", "--games", "200"],

@@ -315,13 +315,14 @@ def _score_parts(
     return values, bonus, hand
 
 
-def _sight_lines(garden: tuple[int, ...], visitors: tuple[int, ...]) -> list[dict]:
+def _sight_lines(
+    garden: tuple[int, ...], visitors: tuple[int, ...], free: tuple[int, ...] = ()
+) -> list[dict]:
     """Each placed visitor, its line, the face-up tiles it sees and the points they make
-    (``line_points`` spelled out in notation)."""
+    (``line_points`` spelled out in notation); then each position of ``free`` (seat None)."""
     sights = []
-    for p, seat in enumerate(visitors):
-        if seat < 0:
-            continue
+    placed = [(p, seat) for p, seat in enumerate(visitors) if seat >= 0]
+    for p, seat in placed + [(p, None) for p in free]:
         line = LINES[p]
         points, seen = line_points(garden, line)
         sights.append(
@@ -342,6 +343,15 @@ def _sight_lines(garden: tuple[int, ...], visitors: tuple[int, ...]) -> list[dic
 
 def _turn_order(first_player: int, players: int) -> list[int]:
     return [(first_player + i) % players for i in range(players)]
+
+
+def _scoring_hand_tiles(garden, visitors, hands) -> list[list[str]]:
+    """Per seat, the tiles of its hand that score (``hand_points`` tile by tile)."""
+    seen = [0] * len(hands)
+    for p, seat in enumerate(visitors):
+        if seat >= 0:
+            seen[seat] |= line_points(garden, LINES[p])[1]
+    return [[TILE_NAMES[t] for t in hand if seen[s] & BEATS[t]] for s, hand in enumerate(hands)]
 
 
 def winners(totals, hand_points, first_player: int, tiebreak: str = "later") -> list[int]:
@@ -578,6 +588,13 @@ class _Frozen(_Seated):
 
 _set = object.__setattr__
 _new_state = tuple.__new__
+
+
+def _free_positions(position, free: bool) -> tuple[int, ...]:
+    """The unoccupied positions in play of a state or view when ``free``, else none."""
+    if not free:
+        return ()
+    return tuple(p for p in position.options.positions if position.visitors[p] < 0)
 
 
 def _replaced(items: tuple, index: int, value) -> tuple:
@@ -881,9 +898,16 @@ class State(_Seated, _StateFields):
             "winners": winners(totals, hand, self.first_player, self.options.tiebreak),
         }
 
-    def sight_lines(self) -> list[dict]:
-        """Each placed visitor: ``position``, ``seat``, ``line``, ``seen`` and ``points``."""
-        return _sight_lines(self.garden, self.visitors)
+    def sight_lines(self, free: bool = False) -> list[dict]:
+        """Each placed visitor: ``position``, ``seat``, ``line``, ``seen`` and ``points``.
+
+        With ``free``, then each free position in play (``seat`` None): what a visitor
+        placed there would see now."""
+        return _sight_lines(self.garden, self.visitors, _free_positions(self, free))
+
+    def scoring_hand_tiles(self) -> list[list[str]]:
+        """Per seat, the tiles in hand that score now (a larger tile of their type is seen)."""
+        return _scoring_hand_tiles(self.garden, self.visitors, self.hands)
 
     def totals(self) -> tuple[int, ...]:
         """Each seat's total score as the position stands (fast path for search)."""
@@ -1055,9 +1079,9 @@ class View(_Frozen):
         """As ``State.legal_steps``, for the viewer when to move, else []."""
         return sorted(map(move_name, self.step_codes()))
 
-    def sight_lines(self) -> list[dict]:
+    def sight_lines(self, free: bool = False) -> list[dict]:
         """As ``State.sight_lines``: what each visitor sees is public (face-up tiles only)."""
-        return _sight_lines(self.garden, self.visitors)
+        return _sight_lines(self.garden, self.visitors, _free_positions(self, free))
 
     def public_score(self) -> dict:
         """The score as the viewer can know it now.

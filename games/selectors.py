@@ -111,9 +111,11 @@ def _final(game: Game, state) -> dict:
     if state.pending_step is not None:
         state = game.turns_state()
     score = state.score()
+    sighted = hasattr(state, "sight_lines")
     return {
         "position": state.to_json(),
-        "sight_lines": state.sight_lines() if hasattr(state, "sight_lines") else [],
+        "sight_lines": state.sight_lines() if sighted else [],
+        "scoring_hand_tiles": state.scoring_hand_tiles() if sighted else [],
         "scores": score["scores"],
         "winners": score.get("winners", []),
         "moves": game.turns(),
@@ -130,6 +132,7 @@ def game_payload(game: Game, seats: list[Seat], viewer: int | None, kind: str = 
     now = timezone.now()
     position = legal_moves = score = pending = None
     legal_steps: list[str] = []
+    sight_lines: list[dict] = []
     to_move = final = None
     over = game.status == Game.Status.FINISHED
     if game.state is not None:
@@ -145,6 +148,11 @@ def game_payload(game: Game, seats: list[Seat], viewer: int | None, kind: str = 
         own_turn = playing and viewer is not None and not seats[viewer].forfeit
         legal_moves = view.legal_moves() if own_turn else []
         legal_steps = view.legal_steps() if own_turn else []
+        if hasattr(view, "sight_lines"):
+            # When the viewer is to place a visitor, the free positions too: what a visitor
+            # placed there would see.
+            placing = own_turn and view.to_move == viewer and view.phase == "play"
+            sight_lines = view.sight_lines(free=placing and view.pending_step is None)
         if over:
             final = _final(game, state)
     finished = over and game.result is not None
@@ -165,6 +173,7 @@ def game_payload(game: Game, seats: list[Seat], viewer: int | None, kind: str = 
         "legal_moves": legal_moves,
         "pending": pending,
         "score": score,
+        "sight_lines": sight_lines,
         "moves": [_move_seen(game, entry, viewer, over) for entry in game.moves],
         "takebacks": game.takebacks,
         "takeback": _takeback_json(game, viewer),

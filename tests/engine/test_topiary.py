@@ -662,6 +662,39 @@ def test_sight_lines_add_up_to_the_visitor_and_bonus_points_at_every_ply(players
         state = state.apply(rng.choice(state.legal_moves()))
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_free_positions_sight_line_is_what_a_visitor_placed_there_sees(players):
+    rng = Rng(players + 1)
+    state = t.new_game(t.Options(players=players), seed=players * 3)
+    while not state.is_over:
+        free = [x for x in state.sight_lines(free=True) if x["seat"] is None]
+        assert state.sight_lines(free=True)[: -len(free)] == state.sight_lines()
+        assert {x["position"] for x in free} == {
+            t.POSITIONS[p] for p in state.options.positions if state.visitors[p] < 0
+        }
+        assert state.view(0).sight_lines(free=True) == state.sight_lines(free=True)
+        chosen = rng.choice(free)
+        placed = state.apply(chosen["position"])
+        (after,) = [x for x in placed.sight_lines() if x["position"] == chosen["position"]]
+        assert after == {**chosen, "seat": state.to_move}
+        state = state.apply(rng.choice(state.legal_moves()))
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_scoring_hand_tiles_add_up_to_the_hand_points_at_every_ply(players):
+    rng = Rng(players + 5)
+    state = t.new_game(t.Options(players=players), seed=players)
+    while True:
+        scoring = state.scoring_hand_tiles()
+        for entry in state.score()["scores"]:
+            tiles = scoring[entry["seat"]]
+            assert set(tiles) <= {t.TILE_NAMES[x] for x in state.hands[entry["seat"]]}
+            assert sum(int(name[1]) for name in tiles) == entry["hand"]
+        if state.is_over:
+            break
+        state = state.apply(rng.choice(state.legal_moves()))
+
+
 def test_sight_line_of_rulebook_example_a_sees_h3_o4_s5():
     """TOPIARY.md example A: H3, face down, O4, H4, S5 from the visitor: sees H3, O4, S5 = 12."""
     garden = [t.FACE_DOWN] * 25

@@ -195,3 +195,44 @@ def test_a_running_game_has_no_final_and_shows_the_removed_type(two):
     assert frame_of(game, ann)["final"] is None and frame_of(game, None)["final"] is None
     assert frame_of(game, None)["position"]["removed_type"] == game.state["removed_type"]
     assert game.state["removed_type"] in "EHNOPRSW"
+
+
+def test_frames_carry_what_each_visitor_sees_and_the_mover_what_free_positions_would(two):
+    ann, bob, game = two
+    step = a_take_step(frame_of(game, ann))
+    services.move_play(game_id=game.pk, user=ann, ply=0, move=step)
+    game.refresh_from_db()
+    state = game.engine_state()
+    placed = state.sight_lines()
+    position, cell = step.split(" ")
+    assert [line["position"] for line in placed] == [position]
+    # The gap of the pending take is seen by nobody, in every viewer's frame.
+    assert cell not in {seen["cell"] for seen in placed[0]["seen"]}
+    mine, theirs, public = frame_of(game, ann), frame_of(game, bob), frame_of(game, None)
+    assert theirs["sight_lines"] == public["sight_lines"] == placed
+    # Planting is ann's turn, not placing: no free position is offered.
+    assert mine["sight_lines"] == placed
+
+    services.move_play(game_id=game.pk, user=ann, ply=1, move="=*")
+    game.refresh_from_db()
+    mine, theirs = frame_of(game, ann), frame_of(game, bob)
+    free = [line for line in theirs["sight_lines"] if line["seat"] is None]
+    assert mine["sight_lines"] == game.engine_state().sight_lines()
+    assert theirs["sight_lines"] == mine["sight_lines"] + free
+    assert {line["position"] for line in free} == {
+        step.split(" ")[0] for step in theirs["legal_steps"]
+    }
+
+
+def test_the_final_count_names_the_hand_tiles_that_score(make_player):
+    users = [make_player() for _ in range(2)]
+    game = live_game(users, first_player=0)
+    while game.status == Game.Status.ACTIVE:
+        frame = frame_of(game, users[frame_of(game, None)["to_move"]])
+        move = frame["legal_moves"][frame["ply"] * 7 % len(frame["legal_moves"])]
+        services.move_play(game_id=game.pk, user=users[frame["you"]], ply=frame["ply"], move=move)
+        game.refresh_from_db()
+    final = frame_of(game, None)["final"]
+    for entry, tiles in zip(final["scores"], final["scoring_hand_tiles"], strict=True):
+        assert set(tiles) <= set(final["position"]["hands"][entry["seat"]])
+        assert sum(int(tile[1]) for tile in tiles) == entry["hand"]
