@@ -550,9 +550,7 @@ def bot_move_play(*, game_id: int, ply: int) -> Game | None:
     level = STAND_IN_LEVEL if seat.forfeit else seat.user.bot_level
     # From the bot's own view, in a thinking process when the embedded runner offers one.
     move = bot_choose(
-        kind=game.kind,
-        state_json=game.state,
-        seat=seat.index,
+        view=state.view(seat.index),
         level=level,
         seed=f"{game.seed}:{ply}",
         budget=settings.BOT_BUDGET,
