@@ -1028,6 +1028,11 @@ class View(_Frozen):
     def _key(self):
         return tuple(getattr(self, name) for name in View.__slots__)
 
+    def __reduce__(self):
+        # Immutable slots defeat pickle's default; a bot thinking in another process
+        # receives the view, never the state behind it.
+        return (_view_from_key, (self._key(),))
+
     def __repr__(self):
         return f"<topiary.View seat={self.seat} {self.to_json()}>"
 
@@ -1164,6 +1169,10 @@ def _pending_json(pending: tuple[int, int, int]) -> dict:
         "cell": CELLS[cell],
         "took": "?" if took >= UNKNOWN else TILE_NAMES[took],
     }
+
+
+def _view_from_key(key: tuple) -> View:
+    return View(**dict(zip(View.__slots__, key, strict=True)))
 
 
 def _tiles_json(tiles: tuple[int, ...] | None) -> list[str] | None:

@@ -17,7 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.services import bot_ensure
@@ -236,14 +236,21 @@ def bot_pick(level: str, *, besides=()):
     if bot is not None:
         return bot
     number = 2
-    while users.filter(username__iexact=f"{house.username}{number}").exists():
-        number += 1
-    return users.create(
-        username=f"{house.username}{number}",
-        is_bot=True,
-        bot_level=level,
-        password=make_password(None),
-    )
+    while True:
+        while users.filter(username__iexact=f"{house.username}{number}").exists():
+            number += 1
+        try:
+            # Two tables created at once may both pick this number; the unique
+            # username decides, and the loser takes the next one.
+            with transaction.atomic():
+                return users.create(
+                    username=f"{house.username}{number}",
+                    is_bot=True,
+                    bot_level=level,
+                    password=make_password(None),
+                )
+        except IntegrityError:
+            number += 1
 
 
 def bot_game_create(
@@ -550,9 +557,7 @@ def bot_move_play(*, game_id: int, ply: int) -> Game | None:
     level = STAND_IN_LEVEL if seat.forfeit else seat.user.bot_level
     # From the bot's own view, in a thinking process when the embedded runner offers one.
     move = bot_choose(
-        kind=game.kind,
-        state_json=game.state,
-        seat=seat.index,
+        view=state.view(seat.index),
         level=level,
         seed=f"{game.seed}:{ply}",
         budget=settings.BOT_BUDGET,

@@ -6,10 +6,8 @@ would take the interpreter lock from every page and socket for that long, so the
 offers a small pool of processes and the search runs there. Elsewhere (a Celery worker,
 the tests) it runs here, as before.
 
-``bot_choose_in_state`` is what a thinking process runs: it imports the engine only (no
-Django), rebuilds the state and thinks from the bot's own view of it, exactly as
-``engine.bots.choose_move`` does in-process. The state travels over a local pipe between
-processes of one server and never leaves it.
+Only the bot's own engine view crosses to a thinking process (views pickle; states are
+never sent), so a thinking process cannot know more than the seat it plays.
 """
 
 from __future__ import annotations
@@ -21,22 +19,16 @@ from typing import Any
 offload: Callable[..., Any] | None = None
 
 
-def bot_choose_in_state(
-    kind: str, state_json: Any, seat: int, level: str, seed: str, budget: float
-) -> str:
-    """The move of the bot in ``seat`` of the stored state, from its view alone."""
+def bot_choose_in_view(view: Any, level: str, seed: str, budget: float) -> str:
+    """The move a bot at ``level`` chooses from ``view`` (what a thinking process runs)."""
     from engine.bots import choose_move
-    from engine.games import game_module
     from engine.rng import Rng
 
-    state = game_module(kind).state_from_json(state_json)
-    return choose_move(state.view(seat), level, rng=Rng(seed), budget=budget)
+    return choose_move(view, level, rng=Rng(seed), budget=budget)
 
 
-def bot_choose(
-    *, kind: str, state_json: Any, seat: int, level: str, seed: str, budget: float
-) -> str:
-    """The bot's move, thought out in a thinking process when one is offered."""
+def bot_choose(*, view: Any, level: str, seed: str, budget: float) -> str:
+    """The bot's move from its own view, thought out in a thinking process when offered."""
     if offload is not None and level != "random":
-        return offload(bot_choose_in_state, kind, state_json, seat, level, seed, budget)
-    return bot_choose_in_state(kind, state_json, seat, level, seed, budget)
+        return offload(bot_choose_in_view, view, level, seed, budget)
+    return bot_choose_in_view(view, level, seed, budget)

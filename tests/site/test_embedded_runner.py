@@ -129,9 +129,7 @@ def test_bots_think_in_a_process_of_their_own_from_their_view_alone():
         assert runner.think(os.getpid) != os.getpid()
         thinking.offload = runner.think
         moved = thinking.bot_choose(
-            kind="topiary",
-            state_json=state.to_json(),
-            seat=seat,
+            view=state.view(seat),
             level="greedy",
             seed="11:0",
             budget=1.0,
