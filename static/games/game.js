@@ -114,24 +114,15 @@ function knownBack(code) {
   // A face-down tile whose identity the page may show ("r3": the game is over).
   return code !== "?" && !isGap(code) && !isFaceUp(code);
 }
-function seenBy(position, pos) {
-  // What the visitor at ``pos`` sees: face-down tiles never count nor block (TOPIARY.md).
-  let best = 0, sum = 0;
-  const counts = {};
-  const seen = [];
-  for (const cell of lineOf(pos)) {
-    const code = gardenAt(position, cell);
-    if (!isFaceUp(code)) continue;
-    const value = Number(code[1]);
-    if (value > best) {
-      best = value;
-      sum += value;
-      counts[code[0]] = (counts[code[0]] || 0) + 1;
-      seen.push(cell);
-    }
-  }
-  const bonus = Object.values(counts).filter((k) => k >= 2).reduce((a, b) => a + b, 0);
-  return { points: sum + bonus, cells: seen };
+function sightLines() {
+  // What each visitor sees and its points, as the engine counts them (docs/PROTOCOL.md,
+  // `sight_lines`; on your turn free positions too, seat null); once over, the reveal's.
+  return reveal()?.sight_lines ?? frame.sight_lines ?? [];
+}
+function seenFrom(pos) {
+  // The cells whose tiles a visitor at ``pos`` sees now, and the points they make.
+  const sight = sightLines().find((line) => line.position === pos);
+  return { cells: sight ? sight.seen.map(({ cell }) => cell) : [], points: sight?.points ?? 0 };
 }
 
 function tileFace(code, x, y, size = T) {
@@ -241,7 +232,7 @@ function drawTopiary() {
   const firsts = myTurn() && position.phase === "play" && !take ? firstSteps() : [];
   const focus = pick.pos ?? take?.position ?? null;
   const line = focus ? lineOf(focus) : [];
-  const seen = focus ? seenBy(position, focus).cells : [];
+  const seen = focus ? seenFrom(focus).cells : [];
   const takeable = new Set(firsts.filter((m) => m.pos === pick.pos && m.cell).map((m) => m.cell));
   const latest = lastPlay();
 
@@ -280,7 +271,7 @@ function drawTopiary() {
     const colour = SEAT_COLOURS[seat];
     const group = el("g", { class: `visitor${latest?.pos === pos ? " latest" : ""}`, "data-position": pos,
       "data-seat": seat });
-    const points = seenBy(position, pos).points;
+    const points = seenFrom(pos).points;
     group.append(
       el("line", { class: "arrow", x1: cx + dx * 9, y1: cy + dy * 9, x2: cx + dx * 22, y2: cy + dy * 22,
         stroke: colour, "marker-end": "url(#tip)" }),
@@ -315,9 +306,8 @@ function drawTopiary() {
 }
 
 function highlight(pos) {
-  const position = shownPosition();
   const line = pos ? lineOf(pos) : [];
-  const seen = pos ? seenBy(position, pos).cells : [];
+  const seen = pos ? seenFrom(pos).cells : [];
   for (const tile of svg.querySelectorAll(".tile")) {
     tile.classList.toggle("in-line", line.includes(tile.dataset.cell));
     tile.classList.toggle("sees", seen.includes(tile.dataset.cell));
@@ -459,22 +449,6 @@ function drawRemovedType() {
   box.dataset.type = type;
 }
 
-function sightLinesOf(shown) {
-  // Every visitor's line, what it sees and its points (values plus its type bonus).
-  if (reveal()?.sight_lines) return reveal().sight_lines;
-  return Object.entries(shown.visitors).map(([pos, seat]) => {
-    const { cells, points } = seenBy(shown, pos);
-    return { position: pos, seat, line: lineOf(pos), points,
-      seen: cells.map((cell) => ({ cell, tile: gardenAt(shown, cell) })) };
-  });
-}
-
-function handTileScores(code, seat, lines) {
-  // A hand tile scores its value when one of its owner's visitors sees a larger tile of its type.
-  return lines.some((line) => line.seat === seat &&
-    line.seen.some(({ tile }) => tile[0] === code[0] && Number(tile[1]) > Number(code[1])));
-}
-
 function cellText(text, className) {
   const td = document.createElement("td");
   if (className) td.className = className;
@@ -488,7 +462,7 @@ function drawFinalCount() {
   box.hidden = !shown;
   if (!shown) return;
   const position = shown.position;
-  const lines = sightLinesOf(position);
+  const lines = shown.sight_lines;
   const scores = shown.scores ?? frame.result?.scores ?? [];
   const winners = frame.result?.winners ?? [];
   const totals = $("final-totals");
@@ -507,7 +481,8 @@ function drawFinalCount() {
     tiles.className = "open-hand";
     for (const code of position.hands[entry.seat] ?? []) {
       const tile = miniTile(code);
-      const scoring = handTileScores(code, entry.seat, lines);
+      // A hand tile scores when its owner's visitors see a larger tile of its type (the engine's count).
+      const scoring = Boolean(shown.scoring_hand_tiles?.[entry.seat]?.includes(code));
       tile.classList.toggle("scores", scoring);
       tile.setAttribute("aria-label", `${tileLabel(code)}: ${scoring ? `scores ${code[1]}` : "scores nothing"}`);
       tiles.append(tile);

@@ -38,6 +38,37 @@ def see_a_pending_take(viewer, take, mover: int) -> None:
     assert not re.search(rf"(?<![#0-9A-Za-z]){take.took}(?![0-9])", viewer.content())
 
 
+def see_what_each_visitor_sees(viewer, game: Game, visitors: int) -> None:
+    """Beside each visitor its points, and pointing at it rings the tiles it sees: the
+    engine's count of the position (the reveal's once the game is over)."""
+    viewer.wait_for_function(
+        f"document.querySelectorAll('#board .visitor').length === {visitors}",
+        timeout=PATIENCE * 1000,
+    )
+    game.refresh_from_db()
+    final = game.status == Game.Status.FINISHED
+    state = game.turns_state() if final else game.engine_state()
+    lines = state.sight_lines()
+    assert len(lines) == visitors
+    for line in lines:
+        visitor = viewer.locator(f'#board .visitor[data-position="{line["position"]}"]')
+        assert visitor.locator("text.seen").text_content() == str(line["points"])
+    richest = max(lines, key=lambda line: (len(line["seen"]), line["position"]))
+    viewer.locator(f'#board .visitor[data-position="{richest["position"]}"]').dispatch_event(
+        "mouseenter"
+    )
+    ringed = viewer.locator("#board .tile.sees")
+    assert sorted(ringed.evaluate_all("tiles => tiles.map((t) => t.dataset.cell)")) == sorted(
+        seen["cell"] for seen in richest["seen"]
+    )
+    if final:
+        for seat, tiles in enumerate(state.scoring_hand_tiles()):
+            row = viewer.locator(f'#final-totals tr[data-seat="{seat}"] .open-hand .scores')
+            assert sorted(row.evaluate_all("art => art.map((a) => a.dataset.tile)")) == sorted(
+                tiles
+            )
+
+
 def test_two_players_play_a_whole_topiary_game_in_the_browser(
     browser, asgi_server, celery_worker, make_player
 ):
@@ -92,6 +123,8 @@ def test_two_players_play_a_whole_topiary_game_in_the_browser(
             for viewer in (page, other, watcher):
                 viewer.locator(planted_tile).wait_for()
         wait_for_status([page], lambda text: "Game over" in text or "to move" in text)
+        if turn == 9:
+            see_what_each_visitor_sees(watcher, game, turn + 1)
     assert watched_a_take
 
     wait_for_status([ann_page], lambda text: "wins" in text or "share the win" in text)
@@ -108,6 +141,7 @@ def test_two_players_play_a_whole_topiary_game_in_the_browser(
     assert watcher.locator("#moves li").count() == 16
     assert watcher.locator("#hand").is_hidden()
     assert watcher.locator("#final-count").is_visible()
+    see_what_each_visitor_sees(watcher, game, 16)
     for context in (ann_context, bob_context, watcher_context):
         context.close()
 
