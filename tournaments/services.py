@@ -21,6 +21,7 @@ from games.models import Game, GameKind
 from ratings.selectors import rating_values
 from tournaments.formats import format_for
 from tournaments.models import Entry, Pairing, PairingPlayer, Round, Tournament
+from tournaments.pairing import RoundPairing
 from tournaments.selectors import (
     arena_waiting,
     competitors_for,
@@ -240,7 +241,9 @@ def _add_pairing(
     return pairing
 
 
-def _store_round(tournament: Tournament, number: int, plan, entries: dict[int, Entry]) -> Round:
+def _store_round(
+    tournament: Tournament, number: int, plan: RoundPairing, entries: dict[int, Entry]
+) -> Round:
     """Store a paired round: its tables on the first boards, then one board per bye."""
     round_ = Round.objects.create(tournament=tournament, number=number)
     for board, table in enumerate([*plan.tables, *((pk,) for pk in plan.byes)], start=1):
