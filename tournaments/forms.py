@@ -7,7 +7,8 @@ from django import forms
 from django.utils import timezone
 
 from games.models import GameKind
-from tournaments.models import Tournament
+from tournaments.formats import format_choices, only_for
+from tournaments.pairing import DEFAULT_PLACE_POINTS
 
 
 def _points(text: str) -> list[str] | None:
@@ -15,10 +16,14 @@ def _points(text: str) -> list[str] | None:
     return [part.strip() for part in text.split(",")] if text else None
 
 
+def _listed(points) -> str:
+    return ",".join(str(p) for p in points)
+
+
 class TournamentForm(forms.Form):
     name = forms.CharField(max_length=80)
     kind = forms.ChoiceField(label="Game", choices=GameKind.choices)
-    format = forms.ChoiceField(choices=Tournament.Format.choices)
+    format = forms.ChoiceField(choices=format_choices())
     table_size = forms.TypedChoiceField(
         label="Players per game",
         choices=[(2, "2"), (3, "3"), (4, "4")],
@@ -26,11 +31,15 @@ class TournamentForm(forms.Form):
         initial=2,
         help_text="3 or 4 only for Swiss tables of Topiary.",
     )
+    # Which formats take a setting comes from the formats themselves.
     rounds = forms.IntegerField(
-        required=False, min_value=1, help_text="Swiss and Swiss tables only."
+        required=False, min_value=1, help_text=f"{only_for(lambda f: f.chooses_rounds)}."
     )
     duration_minutes = forms.IntegerField(
-        label="Duration (minutes)", required=False, min_value=1, help_text="Arena only."
+        label="Duration (minutes)",
+        required=False,
+        min_value=1,
+        help_text=f"{only_for(lambda f: f.timed)}.",
     )
     clock_minutes = forms.DecimalField(
         label="Clock (minutes each)",
@@ -49,12 +58,14 @@ class TournamentForm(forms.Form):
     place_points = forms.CharField(
         label="Points per place, full tables",
         required=False,
-        help_text="Swiss tables only, best place first, e.g. 3,2,1,0 (the default).",
+        help_text=f"{only_for(lambda f: f.sets_place_points)}, best place first,"
+        f" e.g. {_listed(DEFAULT_PLACE_POINTS[4])} (the default).",
     )
     place_points_short = forms.CharField(
         label="Points per place, tables of one less",
         required=False,
-        help_text="Swiss tables only, e.g. 2,1,0 (the default).",
+        help_text=f"{only_for(lambda f: f.sets_place_points)},"
+        f" e.g. {_listed(DEFAULT_PLACE_POINTS[3])} (the default).",
     )
 
     #: Service error keys that belong to a differently named field here.

@@ -4,6 +4,7 @@ from django.conf import settings
 from django.db import models
 
 from games.models import GameKind
+from tournaments.formats import FORMATS, TournamentFormat, format_for
 
 
 class Tournament(models.Model):
@@ -13,11 +14,10 @@ class Tournament(models.Model):
     games and their points), so any process can pick it up where another stopped.
     """
 
-    class Format(models.TextChoices):
-        SWISS = "swiss", "Swiss"
-        SWISS_TABLES = "swiss_tables", "Swiss tables"
-        ROUND_ROBIN = "round_robin", "Round robin"
-        ARENA = "arena", "Arena"
+    #: The formats of ``tournaments.formats.FORMATS``, as choices (``Format.SWISS`` is "swiss").
+    Format = models.TextChoices(
+        "Format", [(fmt.name.upper(), (fmt.name, fmt.label)) for fmt in FORMATS]
+    )
 
     class Status(models.TextChoices):
         UPCOMING = "upcoming", "Upcoming"
@@ -64,13 +64,24 @@ class Tournament(models.Model):
         return self.name
 
     @property
-    def is_arena(self) -> bool:
-        return self.format == self.Format.ARENA
+    def format_rules(self) -> TournamentFormat:
+        """The format object that decides pairings, points and tie-breaks for this event."""
+        return format_for(self.format)
+
+    @property
+    def format_title(self) -> str:
+        """The format as the page names it: "Swiss tables of 4"."""
+        return self.format_rules.title(self)
+
+    @property
+    def length_text(self) -> str:
+        """How long the event runs: "5 rounds", "60 minutes"."""
+        return self.format_rules.length(self)
 
     @property
     def ends_at(self):
-        """Arena: when the last games may start; other formats end with their last round."""
-        if not self.is_arena or self.started_at is None:
+        """Timed events: when the last games may start; others end with their last round."""
+        if not self.format_rules.timed or self.started_at is None:
             return None
         return self.started_at + timedelta(minutes=self.duration_minutes)
 

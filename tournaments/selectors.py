@@ -12,9 +12,9 @@ from django.utils import timezone
 from accounts.models import User
 from tournaments import pairing as rules
 from tournaments import standings as tables
+from tournaments.formats import Record
 from tournaments.models import Entry, Pairing, PairingPlayer, Tournament
 
-Format = Tournament.Format
 Status = Tournament.Status
 
 
@@ -144,11 +144,7 @@ class StandingRow:
 
 def tiebreak_names(tournament: Tournament) -> tuple[str, ...]:
     """The tie-break columns of the tournament's format, in the order they apply."""
-    if tournament.format == Format.SWISS_TABLES:
-        return ("Table-mates' points",)
-    if tournament.is_arena:
-        return ("Performance",)
-    return ("Buchholz", "Sonneborn-Berger")
+    return tournament.format_rules.tiebreak_names
 
 
 def tournament_standings(tournament: Tournament) -> list[StandingRow]:
@@ -158,7 +154,7 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
     grouped = _by_pairing(_seats(tournament))
     results: list[tables.TableResult] = []
     bye_points: dict[int, float] = defaultdict(float)
-    arena_games: list[tables.ArenaGame] = []
+    game_sides: list[tables.ArenaGame] = []
     for seats in grouped.values():
         pairing = seats[0].pairing
         if pairing.scored_at is None:
@@ -171,7 +167,7 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
         for seat in seats:
             for other in seats:
                 if other is not seat:
-                    arena_games.append(
+                    game_sides.append(
                         tables.ArenaGame(
                             player=seat.entry_id,
                             opponent=other.entry_id,
@@ -179,13 +175,14 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
                             outcome=tables.game_outcome(seat.place, [other.place]),
                         )
                     )
-    if tournament.format == Format.SWISS_TABLES:
-        rows = tables.tables_standings(order, results, bye_points)
-    elif tournament.is_arena:
-        ratings = {pk: e.rating or 0.0 for pk, e in entries.items()}
-        rows = tables.arena_standings(order, arena_games, ratings)
-    else:
-        rows = tables.swiss_standings(order, results, bye_points)
+    record = Record(
+        players=order,
+        results=results,
+        bye_points=bye_points,
+        games=game_sides,
+        ratings={pk: e.rating or 0.0 for pk, e in entries.items()},
+    )
+    rows = tournament.format_rules.standings(record)
     return [
         StandingRow(
             rank=row.rank,
@@ -258,7 +255,5 @@ def tournaments_of(user, limit: int = 20) -> list[dict]:
 
 
 def players_needed(tournament: Tournament) -> int:
-    """The fewest active players a tournament starts (and goes on) with."""
-    if tournament.format == Tournament.Format.SWISS_TABLES:
-        return tournament.table_size
-    return 2
+    """The fewest active players a tournament starts (and goes on) with, by its format."""
+    return tournament.format_rules.min_players(tournament.table_size)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
-from itertools import pairwise
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -20,8 +19,9 @@ from django.utils import timezone
 
 from games.models import Game, GameKind
 from ratings.selectors import rating_values
-from tournaments import pairing as rules
+from tournaments.formats import format_for
 from tournaments.models import Entry, Pairing, PairingPlayer, Round, Tournament
+from tournaments.pairing import RoundPairing
 from tournaments.selectors import (
     arena_waiting,
     competitors_for,
@@ -35,34 +35,13 @@ log = logging.getLogger(__name__)
 
 Format = Tournament.Format
 
-#: Limits that keep an event playable; anything outside is refused at creation.
-MAX_ROUNDS = 30
-MAX_PLAYERS = 500
-ROUND_ROBIN_MAX_PLAYERS = 10
+#: Limits that keep an event playable; anything outside is refused at creation (the
+#: limits of rounds, duration and players belong to the formats, ``tournaments.formats``).
 CLOCK_SECONDS = (15, 3 * 60 * 60)
 MAX_INCREMENT = 60
-ARENA_MINUTES = (1, 12 * 60)
 MAX_DAYS_AHEAD = 90
-#: 2-player formats score a game 1 / 0 (a draw or shared win splits it).
-TWO_PLAYER_POINTS = (1, 0)
-BYE_POINTS = 1.0
 #: A game ended this long ago and still unscored lost its scoring task.
 SCORING_OVERDUE = timedelta(seconds=30)
-
-
-def _points_table(value, size: int) -> list[float]:
-    """A validated points-per-place list for tables of ``size``."""
-    if not isinstance(value, list | tuple) or len(value) != size:
-        raise ValueError(f"give {size} numbers, one per place, for tables of {size}")
-    try:
-        points = [float(p) for p in value]
-    except (TypeError, ValueError):
-        raise ValueError("points per place must be numbers") from None
-    if any(p < 0 or p > 100 for p in points):
-        raise ValueError("points per place must be between 0 and 100")
-    if any(a < b for a, b in pairwise(points)):
-        raise ValueError("a better place cannot score fewer points than a worse one")
-    return points
 
 
 def _validate(fields: dict) -> dict:
@@ -85,22 +64,11 @@ def _validate(fields: dict) -> dict:
     elif size != 2:
         errors["table_size"] = f"{Format(fmt).label} games have 2 players."
 
-    rounds, minutes = fields["rounds"], fields["duration_minutes"]
-    if fmt in (Format.SWISS, Format.SWISS_TABLES):
-        if rounds is None or not 1 <= rounds <= MAX_ROUNDS:
-            errors["rounds"] = f"Choose between 1 and {MAX_ROUNDS} rounds."
-    elif rounds is not None:
-        errors["rounds"] = (
-            "A round robin plays everyone once: its rounds follow from the players."
-            if fmt == Format.ROUND_ROBIN
-            else "An arena runs for a duration, not a number of rounds."
-        )
-    if fmt == Format.ARENA:
-        low, high = ARENA_MINUTES
-        if minutes is None or not low <= minutes <= high:
-            errors["duration_minutes"] = f"An arena lasts {low} to {high} minutes."
-    elif minutes is not None:
-        errors["duration_minutes"] = "Only an arena has a duration."
+    place_points = {}
+    if fmt in Format.values:
+        # The format judges its own settings: rounds, duration, players, points per place.
+        format_errors, place_points = format_for(fmt).validate(fields)
+        errors.update(format_errors)
 
     low, high = CLOCK_SECONDS
     if fields["clock_initial"] is None or not low <= fields["clock_initial"] <= high:
@@ -110,11 +78,6 @@ def _validate(fields: dict) -> dict:
     if fields["clock_increment"] is None or not 0 <= fields["clock_increment"] <= MAX_INCREMENT:
         errors["clock_increment"] = f"The increment is 0 to {MAX_INCREMENT} seconds."
 
-    most = ROUND_ROBIN_MAX_PLAYERS if fmt == Format.ROUND_ROBIN else MAX_PLAYERS
-    fewest = size if fmt == Format.SWISS_TABLES else 2
-    if fields["max_players"] is None or not fewest <= fields["max_players"] <= most:
-        errors["max_players"] = f"Allow between {fewest} and {most} players."
-
     starts_at, now = fields["starts_at"], timezone.now()
     if starts_at is None or timezone.is_naive(starts_at):
         errors["starts_at"] = "Give a start time with its time zone."
@@ -123,18 +86,6 @@ def _validate(fields: dict) -> dict:
     elif starts_at > now + timedelta(days=MAX_DAYS_AHEAD):
         errors["starts_at"] = f"Start within {MAX_DAYS_AHEAD} days."
 
-    place_points = {}
-    if fmt == Format.SWISS_TABLES and "table_size" not in errors:
-        given = fields["place_points"] or {}
-        for table in (size, size - 1):
-            try:
-                place_points[str(table)] = _points_table(
-                    given.get(str(table), rules.DEFAULT_PLACE_POINTS[table]), table
-                )
-            except ValueError as error:
-                errors["place_points"] = str(error)
-    elif fields["place_points"]:
-        errors["place_points"] = "Points per place are for Swiss tables only."
     if errors:
         raise ValidationError(errors)
     return {**fields, "name": fields["name"].strip(), "place_points": place_points}
@@ -261,10 +212,6 @@ def _active_entries(tournament: Tournament) -> list[Entry]:
     return list(tournament.entries.filter(withdrawn_at__isnull=True).select_related("user"))
 
 
-def _min_players(tournament: Tournament) -> int:
-    return players_needed(tournament)
-
-
 def _create_game(tournament: Tournament, pairing: Pairing, entries: list[Entry]) -> None:
     from games.services import game_create
 
@@ -294,11 +241,14 @@ def _add_pairing(
     return pairing
 
 
-def _bye_points(tournament: Tournament) -> float:
-    """A bye scores a win in 2-player formats and second place at tables."""
-    if tournament.format == Format.SWISS_TABLES:
-        return float(tournament.place_points[str(tournament.table_size)][1])
-    return BYE_POINTS
+def _store_round(
+    tournament: Tournament, number: int, plan: RoundPairing, entries: dict[int, Entry]
+) -> Round:
+    """Store a paired round: its tables on the first boards, then one board per bye."""
+    round_ = Round.objects.create(tournament=tournament, number=number)
+    for board, table in enumerate([*plan.tables, *((pk,) for pk in plan.byes)], start=1):
+        _add_pairing(tournament, round_, board, [entries[pk] for pk in table])
+    return round_
 
 
 def _score_without_game(pairing: Pairing, points: dict[int, float], forfeit: bool) -> None:
@@ -313,44 +263,55 @@ def _score_without_game(pairing: Pairing, points: dict[int, float], forfeit: boo
 
 def _begin_round(tournament: Tournament, round_: Round) -> None:
     """Start a round whose pairings are stored: byes and forfeits are scored, games created."""
+    format_rules = tournament.format_rules
     round_.started_at = timezone.now()
     round_.save(update_fields=["started_at"])
     for pairing in round_.pairings.prefetch_related("players__entry__user"):
         seated = [p.entry for p in pairing.players.all()]
         if pairing.is_bye:
-            points = _bye_points(tournament) if tournament.format != Format.ROUND_ROBIN else 0.0
+            points = format_rules.bye_points(tournament)
             _score_without_game(pairing, {seated[0].pk: points}, forfeit=False)
             continue
         present = [e for e in seated if e.withdrawn_at is None]
         if len(present) < len(seated):
-            # A round robin pairing with someone who withdrew: the one still here wins.
-            points = {e.pk: (BYE_POINTS if e in present else 0.0) for e in seated}
+            # A pairing stored before someone withdrew (round robin): the one still here wins.
+            win = format_rules.forfeit_points(tournament)
+            points = {e.pk: (win if e in present else 0.0) for e in seated}
             _score_without_game(pairing, points, forfeit=True)
             continue
         _create_game(tournament, pairing, seated)
 
 
 def _pair_next_round(tournament: Tournament, number: int) -> Round:
-    """Pair and begin Swiss (or Swiss tables) round ``number`` from the standings so far."""
+    """Pair and begin round ``number`` from the standings so far."""
     entries = {e.pk: e for e in _active_entries(tournament)}
     competitors = competitors_for(tournament, entries.values())
-    if tournament.format == Format.SWISS_TABLES:
-        plan = rules.swiss_tables(competitors, tournament.table_size)
-    else:
-        plan = rules.swiss_pair(competitors)
-    round_ = Round.objects.create(tournament=tournament, number=number)
-    for board, table in enumerate(plan.tables, start=1):
-        _add_pairing(tournament, round_, board, [entries[pk] for pk in table])
-    for board, pk in enumerate(plan.byes, start=len(plan.tables) + 1):
-        _add_pairing(tournament, round_, board, [entries[pk]])
+    plan = tournament.format_rules.pair_round(competitors, tournament.table_size)
+    round_ = _store_round(tournament, number, plan, entries)
     _begin_round(tournament, round_)
     return round_
+
+
+def _open_rounds(tournament: Tournament, entries: list[Entry]) -> None:
+    """Store the rounds the format pairs at the start, and begin the first."""
+    format_rules = tournament.format_rules
+    competitors = competitors_for(tournament, entries)
+    planned = format_rules.first_rounds(competitors, tournament.table_size)
+    if format_rules.fixed_schedule:
+        tournament.rounds = len(planned)
+        tournament.save(update_fields=["rounds"])
+    by_id = {e.pk: e for e in entries}
+    stored = [
+        _store_round(tournament, number, plan, by_id)
+        for number, plan in enumerate(planned, start=1)
+    ]
+    _begin_round(tournament, stored[0])
 
 
 def _start(tournament: Tournament) -> None:
     entries = _active_entries(tournament)
     now = timezone.now()
-    if len(entries) < _min_players(tournament):
+    if len(entries) < players_needed(tournament):
         tournament.status = Tournament.Status.CANCELLED
         tournament.note = f"Not enough players: {len(entries)} entered."
         tournament.finished_at = now
@@ -361,22 +322,10 @@ def _start(tournament: Tournament) -> None:
         entry.save(update_fields=["rating"])
     tournament.status = Tournament.Status.RUNNING
     tournament.started_at = now
-    if tournament.format == Format.ROUND_ROBIN:
-        # Seeded by rating so the fixed schedule does not depend on who joined first.
-        seeded = sorted(entries, key=lambda e: (-e.rating, e.pk))
-        schedule = rules.round_robin_schedule([e.pk for e in seeded])
-        by_id = {e.pk: e for e in entries}
-        tournament.rounds = len(schedule)
-        tournament.save(update_fields=["rounds"])
-        for number, plan in enumerate(schedule, start=1):
-            round_ = Round.objects.create(tournament=tournament, number=number)
-            for board, table in enumerate([*plan.tables, *((b,) for b in plan.byes)], start=1):
-                _add_pairing(tournament, round_, board, [by_id[pk] for pk in table])
-        _begin_round(tournament, tournament.round_set.get(number=1))
-    elif tournament.is_arena:
-        _arena_pair(tournament)
+    if tournament.format_rules.has_rounds:
+        _open_rounds(tournament, entries)
     else:
-        _pair_next_round(tournament, 1)
+        _pair_waiting(tournament)
 
 
 @transaction.atomic
@@ -396,7 +345,7 @@ def tournament_start_early(*, tournament_id: int, by) -> Tournament:
             if tournament.status == Tournament.Status.RUNNING
             else "This tournament is over."
         )
-    entered, needed = len(_active_entries(tournament)), _min_players(tournament)
+    entered, needed = len(_active_entries(tournament)), players_needed(tournament)
     if entered < needed:
         raise ValidationError(
             f"Starting needs at least {needed} players; {entered} entered so far."
@@ -426,42 +375,35 @@ def _score_game(tournament: Tournament, pairing: Pairing) -> bool:
     else:
         return False
     players = list(pairing.players.all())
-    if tournament.format == Format.SWISS_TABLES:
-        table = tournament.place_points[str(len(players))]
-    else:
-        table = TWO_PLAYER_POINTS
-    # An aborted game scores nothing for anyone.
-    points = [0.0] * len(players) if None in places else rules.place_points(places, table)
-    for index, (player, earned) in enumerate(zip(players, points, strict=True)):
-        player.place = places[index]
-        player.points = earned
-        if tournament.is_arena:
-            others = places[:index] + places[index + 1 :]
-            outcome = game_outcome(places[index], others)
-            player.points, player.on_fire = _arena_points(player, outcome)
+    outcomes = tournament.format_rules.score_game(
+        tournament, places, lambda seat: _earlier_outcomes(players[seat])
+    )
+    for player, place, outcome in zip(players, places, outcomes, strict=True):
+        player.place = place
+        player.points = outcome.points
+        player.on_fire = outcome.on_fire
     PairingPlayer.objects.bulk_update(players, ["place", "points", "on_fire"])
     pairing.scored_at = timezone.now()
     pairing.save(update_fields=["scored_at"])
     return True
 
 
-def _arena_points(player: PairingPlayer, outcome: float) -> tuple[int, bool]:
-    """This game's arena points, given the player's earlier arena games (their streak)."""
+def _earlier_outcomes(player: PairingPlayer) -> list[str]:
+    """The player's scored games in this event before this one: "win", "draw" or "loss"."""
     earlier = (
         PairingPlayer.objects.filter(entry=player.entry, pairing__scored_at__isnull=False)
         .exclude(pairing=player.pairing)
         .order_by("pairing_id")
     )
     words = {1.0: "win", 0.5: "draw", 0.0: "loss"}
-    history = [
+    return [
         words[game_outcome(p.place, [q.place for q in p.pairing.players.all() if q.pk != p.pk])]
         for p in earlier.prefetch_related("pairing__players")
     ]
-    return rules.arena_points([*history, words[outcome]])[-1]
 
 
-def _arena_pair(tournament: Tournament) -> int:
-    """Pair every arena player who is not at a board; returns how many games began."""
+def _pair_waiting(tournament: Tournament) -> int:
+    """Pair every player who is not at a board (no rounds); returns how many games began."""
     busy = set(
         PairingPlayer.objects.filter(
             pairing__tournament=tournament, pairing__scored_at__isnull=True
@@ -469,7 +411,7 @@ def _arena_pair(tournament: Tournament) -> int:
     )
     entries = {e.pk: e for e in _active_entries(tournament)}
     waiting = arena_waiting(tournament, [e for pk, e in entries.items() if pk not in busy])
-    pairs = rules.arena_pair(waiting, standings_order(tournament))
+    pairs = tournament.format_rules.pair_waiting(waiting, standings_order(tournament))
     board = tournament.pairings.count()
     for board_offset, pair in enumerate(pairs, start=1):
         seated = [entries[pk] for pk in pair]
@@ -490,13 +432,23 @@ def _advance_rounds(tournament: Tournament) -> bool:
     current.finished_at = current.finished_at or timezone.now()
     current.save(update_fields=["finished_at"])
     last = current.number >= (tournament.rounds or 0)
-    if last or len(_active_entries(tournament)) < _min_players(tournament):
+    if last or len(_active_entries(tournament)) < players_needed(tournament):
         _finish(tournament)
-    elif tournament.format == Format.ROUND_ROBIN:
+    elif tournament.format_rules.fixed_schedule:
         _begin_round(tournament, tournament.round_set.get(number=current.number + 1))
     else:
         _pair_next_round(tournament, current.number + 1)
     return True
+
+
+def _advance_without_rounds(tournament: Tournament, now) -> bool:
+    """Pair whoever is free until the time is up; then finish once the last game is scored."""
+    if now < tournament.ends_at:
+        return bool(_pair_waiting(tournament))
+    if not tournament.pairings.filter(scored_at__isnull=True).exists():
+        _finish(tournament)
+        return True
+    return False
 
 
 @transaction.atomic
@@ -519,14 +471,10 @@ def tournament_advance(*, tournament_id: int) -> Tournament:
     pending = tournament.pairings.filter(scored_at__isnull=True, game__isnull=False)
     for pairing in pending.select_related("game").prefetch_related("players__entry"):
         changed |= _score_game(tournament, pairing)
-    if tournament.is_arena:
-        if now < tournament.ends_at:
-            changed |= bool(_arena_pair(tournament))
-        elif not tournament.pairings.filter(scored_at__isnull=True).exists():
-            _finish(tournament)
-            changed = True
-    else:
+    if tournament.format_rules.has_rounds:
         changed |= _advance_rounds(tournament)
+    else:
+        changed |= _advance_without_rounds(tournament, now)
     if changed:
         _changed(tournament)
     return tournament
