@@ -87,11 +87,8 @@ def choose_move(view, level: str, *, rng: Rng, budget: float = 1.0, iterations=N
     move is one decision. ``budget`` is seconds for the strong bot (per call); ``iterations``
     (optional) caps its iterations instead, for reproducible play.
     """
-    if isinstance(view, topiary.View):
-        game = _TOPIARY
-    elif isinstance(view, wizards_garden.View):
-        game = _WIZARDS_GARDEN
-    else:
+    game = PLAYERS.get(type(view))
+    if game is None:
         raise TypeError(f"bots take a view (state.view(seat)), not {type(view).__name__}")
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}: expected one of {', '.join(LEVELS)}")
@@ -101,6 +98,8 @@ def choose_move(view, level: str, *, rng: Rng, budget: float = 1.0, iterations=N
         raise IllegalMove(f"seat {view.seat} is not to move")
     if level == "random":
         return rng.choice(view.legal_steps())
+    if level not in game:
+        raise ValueError(f"no {level} bot plays {type(view).__module__}: only random")
     return game[level](view, rng, budget, iterations)
 
 
@@ -137,12 +136,7 @@ def play_game(
     for level in levels:
         if level not in LEVELS:
             raise ValueError(f"unknown bot level {level!r}: expected one of {', '.join(LEVELS)}")
-    if module is topiary:
-        options = topiary.Options(players=len(levels))
-    elif len(levels) != 2:
-        raise ValueError(f"Wizards' Garden is for 2 players, got {len(levels)} bots")
-    else:
-        options = module.Options()
+    options = module.Options.from_json(module.GAME.table_options(len(levels), {}))
     initial = module.new_game(options, seed)
     rngs = [Rng(f"{seed}/bot/{seat}") for seat in range(len(levels))]
     state, moves, movers, seconds = initial, [], [], []
@@ -657,3 +651,8 @@ def _garden_strong(view, rng, budget, iterations) -> str:
 
 
 _WIZARDS_GARDEN = {"greedy": _garden_greedy, "strong": _garden_strong}
+
+
+#: Each game's bot hooks by its View type: a function per level above ``random`` (which
+#: plays any game, uniformly over ``view.legal_steps()``). A new game adds its entry here.
+PLAYERS = {topiary.View: _TOPIARY, wizards_garden.View: _WIZARDS_GARDEN}

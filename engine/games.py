@@ -1,25 +1,81 @@
-"""The game modules by name, for code that handles either game alike."""
+"""The games by name: each game module's descriptor (``GAME``), for code that handles any game.
+
+    from engine.games import GAMES, game_definition, game_module
+    game_definition("topiary").title        # "Topiary"
+    game_module("wizards-garden")           # engine.wizards_garden
+
+``GAMES`` are the games the house ships. ``register(definition)`` adds another one at run
+time (a test's tiny game, say) and ``unregister(name)`` takes it away again; ``all_games()``
+is every game registered now, the house's first.
+"""
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 
+from engine import topiary, wizards_garden
+from engine.definition import GameDefinition
 from engine.errors import NotationError
 
-#: Module names by the game's name in JSON (``"game"`` field) and on the command line.
-GAME_MODULES = {
-    "topiary": "engine.topiary",
-    "wizards_garden": "engine.wizards_garden",
-    "wizards-garden": "engine.wizards_garden",
-}
+#: The games the house ships, in the order the site lists them.
+GAMES: tuple[GameDefinition, ...] = (topiary.GAME, wizards_garden.GAME)
+
+_REGISTERED: dict[str, GameDefinition] = {}
+
+#: Module names by every name a game goes by, in JSON (``"game"``) and on the command line.
+GAME_MODULES: dict[str, str] = {}
+
+
+def _index(definition: GameDefinition) -> None:
+    for name in (definition.name, *definition.aliases):
+        _REGISTERED[name] = definition
+        GAME_MODULES[name] = definition.module.__name__
+
+
+for _definition in GAMES:
+    _index(_definition)
+
+
+def all_games() -> tuple[GameDefinition, ...]:
+    """Every game registered now, each once, in the order registered."""
+    return tuple(dict.fromkeys(_REGISTERED.values()))
+
+
+def game_names() -> tuple[str, ...]:
+    """The name of every game registered now (aliases left out)."""
+    return tuple(definition.name for definition in all_games())
+
+
+def register(definition: GameDefinition) -> GameDefinition:
+    """Add a game (its name and aliases must be new); ``unregister(name)`` removes it."""
+    taken = [name for name in (definition.name, *definition.aliases) if name in _REGISTERED]
+    if taken:
+        raise ValueError(f"a game called {taken[0]!r} is already registered")
+    _index(definition)
+    return definition
+
+
+def unregister(name: str) -> None:
+    """Remove a game added by ``register`` (the house's own games stay)."""
+    definition = _REGISTERED.get(name)
+    if definition is None:
+        return
+    if definition in GAMES:
+        raise ValueError(f"{name!r} is one of the house's games")
+    for alias in (definition.name, *definition.aliases):
+        _REGISTERED.pop(alias, None)
+        GAME_MODULES.pop(alias, None)
+
+
+def game_definition(name: str) -> GameDefinition:
+    """The game called ``name`` (or one of its aliases); ``NotationError`` if there is none."""
+    try:
+        return _REGISTERED[name]
+    except (KeyError, TypeError):
+        expected = " or ".join(repr(known) for known in game_names())
+        raise NotationError(f"unknown game {name!r}: expected {expected}") from None
 
 
 def game_module(name: str) -> ModuleType:
     """The module implementing ``name`` (``topiary``, ``wizards_garden`` or ``wizards-garden``)."""
-    try:
-        return importlib.import_module(GAME_MODULES[name])
-    except KeyError:
-        raise NotationError(
-            f"unknown game {name!r}: expected 'topiary' or 'wizards_garden'"
-        ) from None
+    return game_definition(name).module

@@ -54,6 +54,7 @@ from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
 from engine import records
+from engine.definition import GameDefinition, RuleOption, ScoreColumn
 from engine.errors import IllegalMove, NotationError
 from engine.rng import Rng
 
@@ -1765,3 +1766,58 @@ def perft(state: State, depth: int) -> int:
         return len(codes)
     apply_code = state.apply_code
     return sum(perft(apply_code(code), depth - 1) for code in codes)
+
+
+# --------------------------------------------------------------------------- the game
+
+
+def _is_take_step(move: str) -> bool:
+    """A take step (``c5:S c4``): a position and a cell, no plant; its plant is the next ply."""
+    return len(move.split(" ")) == 2 and "=" not in move
+
+
+def _rank_key(entry: dict, seat: int, first_player: int, options: dict) -> tuple:
+    """Higher total, then more hand points, then (``tiebreak`` ``later``) later in turn order."""
+    later = 0
+    if options.get("tiebreak", "later") == "later":
+        later = (seat - first_player) % options.get("players", 2)
+    return (entry["total"], entry["hand"], later)
+
+
+GAME = GameDefinition(
+    name=NAME,
+    title="Topiary",
+    module=sys.modules[__name__],
+    seats=(2, 4),
+    seats_option="players",
+    rank_key=_rank_key,
+    rule_options=(
+        RuleOption(
+            "corner_diagonals",
+            "Corner diagonals",
+            "visitors may stand at the 8 one-tile corner diagonals.",
+            default=True,
+        ),
+        RuleOption(
+            "must_pick",
+            "Must take",
+            "a visitor whose line holds a face-down tile must take one.",
+        ),
+        RuleOption("draft", "Draft the hands", "pass tiles round to choose hands."),
+        RuleOption(
+            "tiebreak",
+            "Ties share the win",
+            "no later-in-turn tie-break.",
+            default="later",
+            choices=TIEBREAKS,
+            field="share_ties",
+        ),
+    ),
+    score_columns=(
+        ScoreColumn("visitors", "Visitors"),
+        ScoreColumn("bonus", "Bonus"),
+        ScoreColumn("hand", "Hand"),
+    ),
+    sight_lines=True,
+    is_take_step=_is_take_step,
+)

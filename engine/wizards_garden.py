@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import records
+from engine.definition import GameDefinition, RuleOption, ScoreColumn
 from engine.errors import EngineError, IllegalMove, NotationError
 from engine.rng import Rng
 
@@ -729,3 +730,29 @@ def _check_deal(initial: State, seed: int | str) -> str | None:
 def replay(record: Any) -> list[State]:
     """Every state of a game record, initial position first; ``RecordError`` names the ply."""
     return records.replay(sys.modules[__name__], record, _check_deal)
+
+
+# --------------------------------------------------------------------------- the game
+
+
+def _rank_key(entry: dict, seat: int, first_player: int, options: dict) -> tuple:
+    """More flowers, then the staff."""
+    return (entry["total"], entry.get("staff", False))
+
+
+GAME = GameDefinition(
+    name=NAME,
+    title="Wizards' Garden",
+    module=sys.modules[__name__],
+    seats=(2, 2),
+    rank_key=_rank_key,
+    rule_options=(RuleOption("setup_apart", "Setup seeds apart", "setup seeds may not touch."),),
+    # Takebacks are a casual extra (WIZARDS_GARDEN.md, Online extras).
+    casual_takebacks=True,
+    score_columns=(
+        ScoreColumn("W", "Dovetail (W)"),
+        ScoreColumn("B", "Ravenclaw (B)"),
+        ScoreColumn("staff", "Staff", flag="Holds the staff"),
+    ),
+    aliases=("wizards-garden",),
+)

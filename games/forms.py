@@ -2,88 +2,89 @@
 
 from django import forms
 
-from games.models import GameKind, TimeControl
+from engine.games import GAMES, all_games, game_definition
+from games.models import TimeControl
 from games.services import BOT_LEVELS
 
 
-class TableForm(forms.Form):
-    """What every new game needs: which game, how many players, the clock, rated or not."""
+def _kind_choices() -> list[tuple[str, str]]:
+    return [(game.name, game.title) for game in all_games()]
 
-    kind = forms.ChoiceField(label="Game", choices=GameKind.choices, initial=GameKind.TOPIARY)
-    players = forms.TypedChoiceField(
-        label="Players",
-        coerce=int,
-        choices=[(2, "2"), (3, "3"), (4, "4")],
-        initial=2,
-        help_text="Wizards' Garden is always 2 players.",
+
+def _seat_choices() -> list[tuple[int, str]]:
+    counts = sorted({count for game in all_games() for count in game.seat_choices})
+    return [(count, str(count)) for count in counts]
+
+
+def _seats_help() -> str:
+    return " ".join(
+        f"{game.title} is always {game.seats_text} players."
+        for game in all_games()
+        if not game.seats_vary
     )
+
+
+class TableForm(forms.Form):
+    """What every new game needs: which game, how many players, the clock, rated or not.
+
+    The games, the numbers of players and the rule options come from the engine's game
+    descriptors (``engine.games``): each game's options are boxes named after them,
+    folded away under "Rule options".
+    """
+
+    kind = forms.ChoiceField(label="Game", choices=_kind_choices, initial=GAMES[0].name)
+    players = forms.TypedChoiceField(label="Players", coerce=int, choices=_seat_choices, initial=2)
     time_control = forms.ChoiceField(
         label="Time control", choices=TimeControl.choices, initial=TimeControl.RAPID
     )
     rated = forms.BooleanField(label="Rated", required=False, initial=True)
-    corner_diagonals = forms.BooleanField(
-        label="Corner diagonals",
-        required=False,
-        initial=True,
-        help_text="Topiary: visitors may stand at the 8 one-tile corner diagonals.",
-    )
-    must_pick = forms.BooleanField(
-        label="Must take",
-        required=False,
-        help_text="Topiary: a visitor whose line holds a face-down tile must take one.",
-    )
-    draft = forms.BooleanField(
-        label="Draft the hands",
-        required=False,
-        help_text="Topiary: pass tiles round to choose hands.",
-    )
-    share_ties = forms.BooleanField(
-        label="Ties share the win", required=False, help_text="Topiary: no later-in-turn tie-break."
-    )
-    setup_apart = forms.BooleanField(
-        label="Setup seeds apart",
-        required=False,
-        help_text="Wizards' Garden: setup seeds may not touch.",
-    )
 
-    RULE_FIELDS = ("corner_diagonals", "must_pick", "draft", "share_ties", "setup_apart")
     #: The lobby shows several of these forms at once: each needs ids of its own.
     id_prefix = "table"
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("auto_id", f"{self.id_prefix}_%s")
         super().__init__(*args, **kwargs)
+        if "players" in self.fields:
+            self.fields["players"].help_text = _seats_help()
+        self.rule_field_names: list[str] = []
+        for game in all_games():
+            for option in game.rule_options:
+                if option.field_name in self.fields:
+                    continue
+                self.fields[option.field_name] = forms.BooleanField(
+                    label=option.label,
+                    required=False,
+                    initial=option.ticked,
+                    help_text=f"{game.title}: {option.help}",
+                )
+                self.rule_field_names.append(option.field_name)
 
     def main_fields(self):
         """The fields everyone sets (the rule options fold away)."""
-        return [field for field in self.visible_fields() if field.name not in self.RULE_FIELDS]
+        return [f for f in self.visible_fields() if f.name not in self.rule_field_names]
 
     def rule_fields(self):
         """The optional rule variants."""
-        return [field for field in self.visible_fields() if field.name in self.RULE_FIELDS]
+        return [f for f in self.visible_fields() if f.name in self.rule_field_names]
 
     def clean(self):
         data = super().clean()
-        if data.get("kind") == GameKind.WIZARDS_GARDEN and data.get("players", 2) != 2:
-            self.add_error("players", "Wizards' Garden is for 2 players.")
+        game = game_definition(data["kind"]) if data.get("kind") else None
+        if game is not None and data.get("players", 2) not in game.seat_choices:
+            self.add_error("players", f"{game.title} is for {game.seats_text} players.")
         return data
 
     def game_fields(self) -> dict:
         """Keyword arguments for the games services."""
         data = self.cleaned_data
-        if data["kind"] == GameKind.TOPIARY:
-            options = {
-                "corner_diagonals": data["corner_diagonals"],
-                "must_pick": data["must_pick"],
-                "draft": data["draft"],
-                "tiebreak": "share" if data["share_ties"] else "later",
-            }
-        else:
-            options = {"setup_apart": data["setup_apart"]}
+        game = game_definition(data["kind"])
         return {
-            "kind": data["kind"],
+            "kind": game.name,
             "rated": data["rated"],
-            "options": options,
+            "options": {
+                option.name: option.value(data[option.field_name]) for option in game.rule_options
+            },
             **TimeControl(data["time_control"]).fields(),
         }
 

@@ -23,7 +23,6 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
-from engine import topiary
 from engine.errors import EngineError, RecordError
 from engine.games import game_module
 from games.models import Game, Seat
@@ -229,7 +228,7 @@ def _replay_frame(module, ply: int, move: str | None, step: str | None, before, 
         "position": state.to_json(),
         "score": state.score(),
     }
-    if module.NAME == topiary.NAME:
+    if module.GAME.sight_lines:
         frame["visitors"] = state.sight_lines()
     return frame
 

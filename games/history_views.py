@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_http_methods
 
 from engine.errors import EngineError
+from engine.games import all_games, game_definition
 from games.history_selectors import (
     RESULTS,
     finished_game,
@@ -24,7 +25,6 @@ from games.history_selectors import (
     game_record,
     replay_frames,
 )
-from games.models import GameKind
 
 PAGE_SIZE = 25
 #: The largest record accepted for import (a 4-player Topiary record is a few kB).
@@ -35,7 +35,9 @@ class HistoryFilter(forms.Form):
     """The filters of a game history; every one optional."""
 
     game = forms.ChoiceField(
-        choices=[("", "Any game"), *GameKind.choices], required=False, label="Game"
+        choices=lambda: [("", "Any game"), *((game.name, game.title) for game in all_games())],
+        required=False,
+        label="Game",
     )
     result = forms.ChoiceField(
         choices=[("", "Any result"), *((r, r.capitalize()) for r in RESULTS)],
@@ -100,9 +102,14 @@ def _replay_page(request: HttpRequest, frames: dict, *, game=None, seats=None) -
     winners = (
         [seat.index for seat in seats if seat.rank == 1] if seats else frames["final"]["winners"]
     )
+    definition = game_definition(frames["game"])
     final_rows = [
         {
             "score": score,
+            "cells": [
+                {"column": column, "value": score.get(column.key)}
+                for column in definition.score_columns
+            ],
             "name": frames["players"][score["seat"]],
             "seat": seats[score["seat"]] if seats else None,
             "winner": score["seat"] in winners,
@@ -112,7 +119,13 @@ def _replay_page(request: HttpRequest, frames: dict, *, game=None, seats=None) -
     return render(
         request,
         "games/history/replay.html",
-        {"game": game, "seats": seats, "replay": frames, "final_rows": final_rows},
+        {
+            "game": game,
+            "seats": seats,
+            "replay": frames,
+            "definition": definition,
+            "final_rows": final_rows,
+        },
     )
 
 

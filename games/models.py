@@ -4,15 +4,18 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from engine.games import game_module
+from engine.games import GAMES, game_definition
 
 #: How long a player in a live game may be gone before an opponent may claim the win.
 GONE_CLAIM_AFTER = timedelta(seconds=60)
 
 
-class GameKind(models.TextChoices):
-    TOPIARY = "topiary", "Topiary"
-    WIZARDS_GARDEN = "wizards_garden", "Wizards' Garden"
+#: The house's games as model choices (``GameKind.TOPIARY``...), from the engine's
+#: descriptors. The column has no database constraint: a game registered at run time
+#: (``engine.games.register``) is stored as well, and the registry judges kinds.
+GameKind = models.TextChoices(
+    "GameKind", [(game.name.upper(), (game.name, game.title)) for game in GAMES]
+)
 
 
 class TimeControl(models.TextChoices):
@@ -112,17 +115,27 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} #{self.pk}"
+        return f"{self.title} #{self.pk}"
+
+    @property
+    def definition(self):
+        """The engine's descriptor of this game's kind (``engine.definition.GameDefinition``)."""
+        return game_definition(self.kind)
 
     @property
     def engine(self):
         """The engine module playing this game's rules."""
-        return game_module(self.kind)
+        return self.definition.module
+
+    @property
+    def title(self) -> str:
+        """The game's name as people read it: ``Topiary``."""
+        return self.definition.title
 
     @property
     def seat_count(self) -> int:
         """How many players sit at the table."""
-        return self.options.get("players", 2) if self.kind == GameKind.TOPIARY else 2
+        return self.definition.seat_count(self.options)
 
     @property
     def is_live(self) -> bool:
@@ -145,8 +158,8 @@ class Game(models.Model):
 
     @property
     def allows_takebacks(self) -> bool:
-        """Takebacks are a casual Wizards' Garden extra (WIZARDS_GARDEN.md, Online extras)."""
-        return self.kind == GameKind.WIZARDS_GARDEN and not self.rated
+        """Takebacks are a casual extra of some games (Wizards' Garden: WIZARDS_GARDEN.md)."""
+        return self.definition.casual_takebacks and not self.rated
 
     def engine_initial(self):
         """The full engine state of the deal."""
@@ -176,9 +189,8 @@ class Game(models.Model):
         return turns
 
     def _is_take_step(self, move: str) -> bool:
-        """A Topiary take step (``c5:S c4``): a position and a cell, no plant."""
-        parts = move.split(" ")
-        return self.kind == GameKind.TOPIARY and len(parts) == 2 and "=" not in move
+        """The first of a turn's two steps (a Topiary take, ``c5:S c4``), as the engine says."""
+        return self.definition.takes_two_steps(move)
 
     def turns_state(self):
         """The full state after the finished turns (``turns()``): the record's last state."""

@@ -218,7 +218,7 @@ def _table_json(game: Game, user) -> dict:
     return {
         "id": game.pk,
         "kind": game.kind,
-        "kind_name": game.get_kind_display(),
+        "kind_name": game.title,
         "players": len(seats),
         "seats": [
             {

@@ -22,9 +22,9 @@ from django.utils import timezone
 
 from accounts.services import bot_ensure
 from engine.errors import EngineError
-from engine.games import game_module
+from engine.games import game_definition
 from games import live
-from games.models import Game, GameKind, Seat
+from games.models import Game, Seat
 from games.signals import game_finished
 from games.thinking import bot_choose
 
@@ -98,15 +98,8 @@ def _queue_score(game: Game) -> None:
 
 def _options_checked(kind: str, players: int, options: dict | None) -> dict:
     """The table's rule options as the engine reads them; Refused if it does not."""
-    if kind not in GameKind.values:
-        raise Refused("bad_request", f"unknown game {kind!r}: choose topiary or wizards_garden")
-    options = dict(options or {})
-    if kind == GameKind.TOPIARY:
-        options["players"] = players
-    elif players != 2:
-        raise Refused("bad_request", "Wizards' Garden is for 2 players")
     try:
-        return game_module(kind).Options.from_json(options).to_json()
+        return game_definition(kind).table_options(players, options)
     except EngineError as error:
         raise Refused("bad_request", str(error)) from None
 
@@ -708,7 +701,9 @@ def _takeback_checked(game: Game, seats: list[Seat], user) -> tuple[Seat, Seat]:
     """(the seat that made the last move, the other seat); Refused if no takeback may happen."""
     seat, _ = _seat_to_move_checked(game, seats, user)
     if not game.allows_takebacks:
-        raise Refused("not_allowed", "takebacks are for casual Wizards' Garden games only")
+        if game.definition.casual_takebacks:
+            raise Refused("not_allowed", f"takebacks are for casual {game.title} games only")
+        raise Refused("not_allowed", f"{game.title} has no takebacks")
     if not game.moves:
         raise Refused("not_allowed", "there is no move to take back")
     last = seats[game.moves[-1]["seat"]]
@@ -780,16 +775,6 @@ def takeback_answer(*, game_id: int, user, accept: bool) -> Game:
 # --------------------------------------------------------------------------- scoring
 
 
-def _rank_key(game: Game, seat: Seat, entry: dict, winners: list[int], first_player: int):
-    """Sort key of a seat at the end: forfeits last, then the engine's winners, then score."""
-    if game.kind == GameKind.TOPIARY:
-        later = (seat.index - first_player) % game.seat_count
-        if game.options.get("tiebreak") == "share":
-            later = 0
-        return (not seat.forfeit, seat.index in winners, entry["total"], entry["hand"], later)
-    return (not seat.forfeit, seat.index in winners, entry["total"], entry.get("staff", False), 0)
-
-
 def game_score(*, game_id: int) -> Game:
     """Score a finished game once: the record, seat scores and ranks, ratings, then the signal."""
 
@@ -805,11 +790,13 @@ def game_score(*, game_id: int) -> Game:
             names=[seat.user.username for seat in seats],
         )
         entries = {entry["seat"]: entry for entry in record["scores"]}
-        keys = [
-            _rank_key(game, seat, entries[seat.index], record["winners"], record["first_player"])
-            for seat in seats
-        ]
-        ranks = [1 + sum(other > key for other in keys) for key in keys]
+        ranks = game.definition.final_ranks(
+            record["scores"],
+            record["winners"],
+            first_player=record["first_player"],
+            options=game.options,
+            forfeited=[bool(seat.forfeit) for seat in seats],
+        )
         for seat, rank in zip(seats, ranks, strict=True):
             seat.score = entries[seat.index]
             seat.rank = rank

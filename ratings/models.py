@@ -1,19 +1,22 @@
 from django.conf import settings
 from django.db import models
 
+from engine.games import GAMES
 from ratings import elo
 
-
-class RatingKind(models.TextChoices):
-    """What a rating measures: one per game, and one for puzzles."""
-
-    TOPIARY = "topiary", "Topiary"
-    WIZARDS_GARDEN = "wizards_garden", "Wizards' Garden"
-    PUZZLE = "puzzle", "Puzzles"
-
+#: What a rating measures: one per game (``RatingKind.TOPIARY``...), from the engine's game
+#: descriptors, and one for puzzles. A game registered at run time is rated under its name
+#: too (the column has no database constraint).
+RatingKind = models.TextChoices(
+    "RatingKind",
+    [
+        *((game.name.upper(), (game.name, game.title)) for game in GAMES),
+        ("PUZZLE", ("puzzle", "Puzzles")),
+    ],
+)
 
 #: The kinds rated by playing games (the puzzle rating moves with puzzle attempts).
-GAME_KINDS = (RatingKind.TOPIARY, RatingKind.WIZARDS_GARDEN)
+GAME_KINDS = tuple(RatingKind(game.name) for game in GAMES)
 
 
 class Rating(models.Model):

@@ -6,7 +6,7 @@ from decimal import Decimal
 from django import forms
 from django.utils import timezone
 
-from games.models import GameKind
+from engine.games import all_games
 from tournaments.formats import format_choices, only_for
 from tournaments.pairing import DEFAULT_PLACE_POINTS
 
@@ -22,7 +22,9 @@ def _listed(points) -> str:
 
 class TournamentForm(forms.Form):
     name = forms.CharField(max_length=80)
-    kind = forms.ChoiceField(label="Game", choices=GameKind.choices)
+    kind = forms.ChoiceField(
+        label="Game", choices=lambda: [(game.name, game.title) for game in all_games()]
+    )
     format = forms.ChoiceField(choices=format_choices())
     table_size = forms.TypedChoiceField(
         label="Players per game",

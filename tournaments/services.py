@@ -17,7 +17,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import Game, GameKind
+from engine.errors import NotationError
+from engine.games import game_definition
+from games.models import Game
 from ratings.selectors import rating_values
 from tournaments.formats import format_for
 from tournaments.models import Entry, Pairing, PairingPlayer, Round, Tournament
@@ -52,17 +54,23 @@ def _validate(fields: dict) -> dict:
         errors["name"] = "Give the tournament a name."
     elif len(fields["name"].strip()) > 80:
         errors["name"] = "Keep the name to 80 characters."
-    if kind not in GameKind.values:
+    try:
+        game = game_definition(kind)
+    except NotationError:
+        game = None
         errors["kind"] = f"Unknown game {kind!r}."
     if fmt not in Format.values:
         errors["format"] = f"Unknown format {fmt!r}."
-    elif fmt == Format.SWISS_TABLES:
-        if kind != GameKind.TOPIARY:
-            errors["format"] = "Swiss tables are for Topiary (3 or 4 players a table)."
-        elif size not in (3, 4):
-            errors["table_size"] = "Swiss tables seat 3 or 4 players."
-    elif size != 2:
-        errors["table_size"] = f"{Format(fmt).label} games have 2 players."
+    else:
+        rules = format_for(fmt)
+        seats = " or ".join(str(n) for n in rules.table_sizes)
+        if game is not None and not set(rules.table_sizes) & set(game.seat_choices):
+            errors["format"] = (
+                f"{rules.label} seats {seats} players a table; {game.title} is for "
+                f"{game.seats_text} players."
+            )
+        elif size not in rules.table_sizes or (game is not None and size not in game.seat_choices):
+            errors["table_size"] = f"{rules.label} seats {seats} players a table."
 
     place_points = {}
     if fmt in Format.values:

@@ -1,11 +1,18 @@
-"""Panels this app contributes to pages it does not own (home page, profile)."""
+"""Panels this app contributes to pages it does not own (home page, profile), and its filters."""
 
 from django import template
 
+from engine.games import game_definition
 from games import selectors
 from games.models import Game
 
 register = template.Library()
+
+
+@register.filter
+def game_title(kind: str) -> str:
+    """A game kind's title as people read it: ``wizards_garden`` -> ``Wizards' Garden``."""
+    return game_definition(kind).title
 
 
 @register.inclusion_tag("games/_home_panel.html", takes_context=True)

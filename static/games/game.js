@@ -731,10 +731,21 @@ function drawMoves() {
   $("moves").scrollTop = $("moves").scrollHeight;
 }
 
+// Each game's board: how it is drawn and how a move is chosen on it. A game without an
+// entry is still playable: its legal steps are offered as buttons, with no board drawn.
+const BOARDS = {
+  topiary: { draw: drawTopiary, chooser: topiaryChooser },
+  wizards_garden: { draw: drawWizards, chooser: wizardsChooser },
+};
+const board = BOARDS[kind] ?? { draw: () => {}, chooser: stepsChooser };
+
+function stepsChooser() {
+  if (pick.move) return { prompt: `Play ${pick.move}?`, options: [] };
+  return { prompt: "Choose your move", options: legalSteps().map((step) => [step, { move: step }]) };
+}
+
 function drawChooser() {
-  const { prompt, options } = myTurn()
-    ? (kind === "topiary" ? topiaryChooser() : wizardsChooser())
-    : { prompt: "", options: [] };
+  const { prompt, options } = myTurn() ? board.chooser() : { prompt: "", options: [] };
   $("prompt").textContent = prompt;
   $("options").replaceChildren(...options.map(([label, choice]) => {
     const button = document.createElement("button");
@@ -752,10 +763,7 @@ function drawChooser() {
 function render() {
   root.hidden = frame.status === "open";
   root.dataset.ply = String(frame.ply);
-  if (frame.position) {
-    if (kind === "topiary") drawTopiary();
-    else drawWizards();
-  }
+  if (frame.position) board.draw();
   drawHand();
   drawPlayers();
   drawRemovedType();

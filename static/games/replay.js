@@ -211,9 +211,16 @@ function gardenFacts(frame, players) {
 
 // ---------------------------------------------------------------- the page
 
+// Each game's score columns at a ply (a game without an entry shows each seat's total).
+const SCORE_COLUMNS = {
+  topiary: [["Visitors", "visitors"], ["Bonus", "bonus"], ["Hand", "hand"], ["Total", "total"]],
+  wizards_garden: [["W", "W"], ["B", "B"], ["Flowers", "total"]],
+};
+
 function scoreTable(frame, players, game) {
   const table = html("table", { class: "table replay-score" });
-  const head = game === "topiary" ? ["Player", "Visitors", "Bonus", "Hand", "Total"] : ["Player", "W", "B", "Flowers"];
+  const columns = SCORE_COLUMNS[game] ?? [["Total", "total"]];
+  const head = ["Player", ...columns.map(([label]) => label)];
   const thead = html("thead");
   const headRow = html("tr");
   for (const label of head) headRow.append(html("th", { scope: "col" }, label));
@@ -221,7 +228,7 @@ function scoreTable(frame, players, game) {
   const tbody = html("tbody");
   for (const entry of frame.score.scores) {
     const row = html("tr");
-    const values = game === "topiary" ? [entry.visitors, entry.bonus, entry.hand, entry.total] : [entry.W, entry.B, entry.total];
+    const values = columns.map(([, key]) => entry[key]);
     const name = html("td");
     name.append(html("span", { class: "seat-dot", style: `background:${SEAT_COLOURS[entry.seat]}` }));
     name.append(document.createTextNode(` ${players[entry.seat]}`));
@@ -266,14 +273,15 @@ function start() {
     }
   }
 
+  // Each game's board; a game without an entry shows its position as the engine writes it.
+  const boards = {
+    topiary: (frame) => [topiaryBoard(frame, players, selected, select), handsList(frame, players)],
+    wizards_garden: (frame) => [gardenBoard(frame, players), gardenFacts(frame, players)],
+  };
+  const positionText = (frame) => [html("pre", {}, JSON.stringify(frame.position, null, 1))];
+
   function drawBoard() {
-    const frame = frames[ply];
-    board.replaceChildren();
-    if (game === "topiary") {
-      board.append(topiaryBoard(frame, players, selected, select), handsList(frame, players));
-    } else {
-      board.append(gardenBoard(frame, players), gardenFacts(frame, players));
-    }
+    board.replaceChildren(...(boards[game] ?? positionText)(frames[ply]));
   }
 
   function draw() {

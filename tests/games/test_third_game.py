@@ -1,0 +1,150 @@
+"""A third game, defined in the test package and registered at run time, plays like the others.
+
+``tests/games/three_in_a_row.py`` is a whole game module with its descriptor; no Django app
+file names it. Registered with ``engine.games.register``, it is offered in the lobby, played
+through the services and over the real websocket, scored, ranked, rated and replayed.
+"""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+from django.urls import reverse
+
+from engine.games import game_definition, register, unregister
+from games import selectors, services
+from games.models import Game
+from ratings.models import RatingChange
+from tests.games import three_in_a_row
+from tests.games.conftest import live_game
+from tests.games.sockets import Socket, in_own_loop
+
+#: Seat 0 (X) fills a1, b1, c1 while seat 1 (O) plays a2, b2: X wins on the fifth mark.
+WINNING_LINE = ["a1", "a2", "b1", "b2", "c1"]
+
+
+@pytest.fixture
+def third_game():
+    register(three_in_a_row.GAME)
+    yield three_in_a_row.GAME
+    unregister(three_in_a_row.NAME)
+
+
+def test_registering_a_game_adds_it_and_unregistering_takes_it_away():
+    register(three_in_a_row.GAME)
+    try:
+        assert game_definition("three_in_a_row").title == "Three in a Row"
+        with pytest.raises(ValueError, match="already registered"):
+            register(three_in_a_row.GAME)
+    finally:
+        unregister(three_in_a_row.NAME)
+    with pytest.raises(ValueError, match="unknown game 'three_in_a_row'"):
+        game_definition("three_in_a_row")
+
+
+@pytest.mark.django_db
+def test_the_lobby_offers_a_registered_game_with_its_rule_option(client, make_player, third_game):
+    ann, bob = make_player(), make_player()
+    client.force_login(ann)
+    lobby = client.get(reverse("games:lobby")).content.decode()
+    assert '<option value="three_in_a_row">Three in a Row</option>' in lobby
+    assert "Three in a Row: the first mark may go in b2." in lobby
+    response = client.post(
+        reverse("games:table_new"),
+        {"kind": "three_in_a_row", "players": 2, "time_control": "5+3", "rated": "on"},
+    )
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert game.options == {"centre_opening": False} and game.seat_count == 2
+    refused = client.post(
+        reverse("games:table_new"),
+        {"kind": "three_in_a_row", "players": 3, "time_control": "5+3"},
+    )
+    assert refused.status_code == 400 and b"Three in a Row is for 2 players" in refused.content
+    assert Game.objects.count() == 1
+
+    client.force_login(bob)
+    client.post(reverse("games:action", args=[game.pk, "join"]))
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    mover = (ann, bob)[game.engine_state().to_move]
+    frame = selectors.game_state_for(game.pk, mover)
+    # Without the centre opening, the first mark may go anywhere but b2.
+    assert len(frame["legal_moves"]) == 8 and "b2" not in frame["legal_moves"]
+    page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert f"<h1>Three in a Row #{game.pk}</h1>" in page
+
+
+@pytest.mark.django_db
+def test_a_registered_game_is_played_scored_ranked_and_rated_through_the_services(
+    client, make_player, third_game
+):
+    ann, bob = make_player(), make_player()
+    game = live_game([ann, bob], kind="three_in_a_row", rated=True, first_player=0)
+    with pytest.raises(services.Refused) as refusal:
+        services.move_play(game_id=game.pk, user=bob, ply=0, move="a1")
+    assert refusal.value.code == "not_your_turn"
+    with pytest.raises(services.Refused) as refusal:
+        services.move_play(game_id=game.pk, user=ann, ply=0, move="d4")
+    assert refusal.value.code == "illegal" and "a1..c3" in refusal.value.reason
+    for ply, move in enumerate(WINNING_LINE):
+        services.move_play(game_id=game.pk, user=(ann, bob)[ply % 2], ply=ply, move=move)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.termination == "normal"
+
+    services.game_score(game_id=game.pk)
+    game.refresh_from_db()
+    assert game.result["ranks"] == [1, 2] and game.result["winners"] == [0]
+    assert [seat.score["marks"] for seat in game.seats.order_by("index")] == [3, 2]
+    states = three_in_a_row.replay(game.record)
+    assert states[-1].to_json()["board"] == "XXXOO...."
+    changes = {change.user_id: change for change in RatingChange.objects.filter(game=game)}
+    assert changes[ann.pk].kind == "three_in_a_row"
+    assert changes[ann.pk].after > changes[ann.pk].before
+    assert changes[bob.pk].after < changes[bob.pk].before
+
+    replay = client.get(reverse("games:replay", args=[game.pk])).content.decode()
+    assert f"Three in a Row #{game.pk}" in replay
+    assert '<th scope="col" class="num">Marks</th>' in replay
+
+
+@pytest.mark.django_db
+def test_a_resignation_ranks_the_resigner_last_in_a_registered_game(make_player, third_game):
+    ann, bob = make_player(), make_player()
+    game = live_game([ann, bob], kind="three_in_a_row", first_player=1)
+    services.move_play(game_id=game.pk, user=bob, ply=0, move="b2")
+    services.game_resign(game_id=game.pk, user=bob)
+    services.game_score(game_id=game.pk)
+    game.refresh_from_db()
+    assert game.termination == "resign" and game.result["ranks"] == [1, 2]
+
+
+def _state(ply: int):
+    return lambda frame: frame["type"] in ("state", "move") and frame["ply"] == ply
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.redis
+@in_own_loop
+async def test_a_registered_game_is_played_over_the_websocket(redis_url, make_player, third_game):
+    new_player = database_sync_to_async(make_player)
+    ann, bob = await new_player(), await new_player()
+    game = await database_sync_to_async(live_game)(
+        [ann, bob], kind="three_in_a_row", first_player=0
+    )
+    path = f"/ws/game/{game.pk}/"
+    sockets = [await Socket.open(path, user) for user in (ann, bob, None)]
+    first = await sockets[0].until(_state(0))
+    assert first["kind"] == "three_in_a_row" and "b2" in first["legal_moves"]
+    for ply, move in enumerate(WINNING_LINE):
+        await sockets[ply % 2].send({"type": "move", "ply": ply, "move": move})
+        seen = [await socket.until(_state(ply + 1)) for socket in sockets]
+        assert all(frame["moves"][-1]["move"] == move for frame in seen)
+    assert seen[2]["position"]["board"] == "XXXOO...." and seen[2]["status"] == "finished"
+
+    await database_sync_to_async(services.game_score)(game_id=game.pk)
+    scored = await sockets[2].until(lambda frame: frame.get("result") is not None)
+    assert scored["result"]["winners"] == [0] and scored["result"]["ranks"] == [1, 2]
+    assert [seat["rank"] for seat in scored["seats"]] == [1, 2]
+    for socket in sockets:
+        await socket.close()
