@@ -6,12 +6,19 @@ so every frame it receives was built from that viewer's own engine view.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 
 from games import live, selectors, services
 from games.models import Game
 from games.services import Refused
+
+log = logging.getLogger(__name__)
 
 #: Socket close code when the game does not exist.
 CLOSE_NO_GAME = 4404
@@ -85,6 +92,35 @@ def _pong(game_id: int, user) -> dict:
     return {"type": "pong", "ply": ply, "takebacks": takebacks}
 
 
+async def _membership_renew(consumer, group: str) -> None:
+    """Renew the socket's group membership well within the layer's group expiry.
+
+    Memberships expire (settings.CHANNEL_GROUP_EXPIRY) so that a socket whose
+    server died before it could leave its group stops being sent to; a live
+    socket renews its own for as long as it stays open.
+    """
+    every = max(1.0, settings.CHANNEL_GROUP_EXPIRY / 3)
+    while True:
+        await asyncio.sleep(every)
+        try:
+            await consumer.channel_layer.group_add(group, consumer.channel_name)
+        except Exception:  # a Redis blink: the next renewal tries again
+            log.warning("could not renew %s in group %s", consumer.channel_name, group)
+
+
+async def _membership_end(consumer, group: str) -> None:
+    """Leave the group; a failure only leaves an entry that expires on its own."""
+    renewal = getattr(consumer, "membership", None)
+    if renewal is not None:
+        renewal.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await renewal
+    try:
+        await consumer.channel_layer.group_discard(group, consumer.channel_name)
+    except Exception as error:
+        log.warning("could not leave group %s (%s); the entry expires", group, error)
+
+
 class GameConsumer(AsyncJsonWebsocketConsumer):
     """``/ws/game/<id>/``: a player's own view or the public view, live."""
 
@@ -100,6 +136,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         else:
             self.group = live.seat_group(self.game_id, self.seat)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        self.membership = asyncio.create_task(_membership_renew(self, self.group))
         await self.accept()
         await self._send_state()
         if self.seat is not None:
@@ -108,7 +145,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code):
         if not hasattr(self, "group"):
             return
-        await self.channel_layer.group_discard(self.group, self.channel_name)
+        await _membership_end(self, self.group)
         if self.seat is not None:
             await database_sync_to_async(_presence)(self.game_id, self.user, False)
 
@@ -161,11 +198,12 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self):
         self.user = self.scope.get("user")
         await self.channel_layer.group_add(live.LOBBY_GROUP, self.channel_name)
+        self.membership = asyncio.create_task(_membership_renew(self, live.LOBBY_GROUP))
         await self.accept()
         await self._send_tables()
 
     async def disconnect(self, code):
-        await self.channel_layer.group_discard(live.LOBBY_GROUP, self.channel_name)
+        await _membership_end(self, live.LOBBY_GROUP)
 
     async def _send_tables(self):
         tables = await database_sync_to_async(selectors.tables_open)(self.user)

@@ -133,12 +133,38 @@ else:
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+#: Seconds a socket's group membership lasts unless renewed. A live socket renews it
+#: every third of that (games.consumers), so a socket whose server died mid-disconnect
+#: drops out of its group within this time instead of lingering for channels_redis's day.
+CHANNEL_GROUP_EXPIRY = int(env("CHANNEL_GROUP_EXPIRY", "300"))
+#: Redis connections per process for the channel layer; when all are busy a caller
+#: waits (up to the pool timeout) instead of failing with MaxConnectionsError.
+CHANNEL_REDIS_MAX_CONNECTIONS = int(env("CHANNEL_REDIS_MAX_CONNECTIONS", "50"))
+
+
+def channel_layer_host(url: str) -> dict:
+    """channels_redis host options: reads outlast its 5 s blocking read (see channel_layer)."""
+    return {
+        "address": url,
+        # channels_redis blocks 5 s in BZPOPMIN; redis-py's default read timeout is also
+        # 5 s, and whichever fired first decided whether an idle socket died (1011).
+        "socket_timeout": 15,
+        "socket_connect_timeout": 5,
+        "max_connections": CHANNEL_REDIS_MAX_CONNECTIONS,
+        "timeout": 10,
+    }
+
+
 REDIS_URL = env("REDIS_URL")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": env("CHANNEL_PREFIX", "topiary")},
+            "BACKEND": "topiary_site.channel_layer.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [channel_layer_host(REDIS_URL)],
+                "prefix": env("CHANNEL_PREFIX", "topiary"),
+                "group_expiry": CHANNEL_GROUP_EXPIRY,
+            },
         }
     }
     CACHES = {
