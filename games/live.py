@@ -8,10 +8,13 @@ from that seat's engine view; spectators get the spectator view.
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+
+log = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
 
@@ -32,6 +35,20 @@ def everyone_groups(game_id: int, seat_count: int) -> list[str]:
 
 
 def _group_send(group: str, event: dict) -> None:
+    """Send ``event`` to ``group``; a failure is logged, never raised.
+
+    Pushes run after the change was committed: the move stands whatever happens
+    here, and a client that missed the push catches up on its next ping or resync
+    (docs/PROTOCOL.md, "Keeping in step"). Raising would turn a committed move
+    into an HTTP 500 or close the mover's socket.
+    """
+    try:
+        _group_send_now(group, event)
+    except Exception as error:
+        log.warning("push to %s failed, clients will resync: %r", group, error)
+
+
+def _group_send_now(group: str, event: dict) -> None:
     send_now = async_to_sync(get_channel_layer().group_send)
     try:
         asyncio.get_running_loop()

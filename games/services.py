@@ -84,14 +84,15 @@ def _queue_bot(game: Game) -> None:
     from games.tasks import bot_move
 
     game_id, ply = game.pk, game.ply
-    transaction.on_commit(lambda: bot_move.delay(game_id, ply))
+    # robust: a broker blink must not fail the committed move; the sweep queues it again.
+    transaction.on_commit(lambda: bot_move.delay(game_id, ply), robust=True)
 
 
 def _queue_score(game: Game) -> None:
     from games.tasks import game_score as game_score_task
 
     game_id = game.pk
-    transaction.on_commit(lambda: game_score_task.delay(game_id))
+    transaction.on_commit(lambda: game_score_task.delay(game_id), robust=True)
 
 
 # --------------------------------------------------------------------------- creating tables
