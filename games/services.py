@@ -444,7 +444,8 @@ def _seat_forfeit(game: Game, seats: list[Seat], seat: Seat, forfeit: str, now) 
     _after_commit_game(game)
 
 
-def _game_end(game: Game, *, termination: str, now) -> None:
+def _game_end(game: Game, *, termination: str, now, kind: str = "state") -> None:
+    """Finish the game; ``kind`` is the frame that tells sockets (``move`` after a move)."""
     game.status = Game.Status.FINISHED
     game.finished_at = now
     game.termination = termination
@@ -452,7 +453,7 @@ def _game_end(game: Game, *, termination: str, now) -> None:
     game.bot_to_move = False
     game.save()
     _queue_score(game)
-    _after_commit_game(game)
+    _after_commit_game(game, kind)
 
 
 def _seat_to_move_checked(game: Game, seats: list[Seat], user) -> tuple[Seat, Any]:
@@ -486,7 +487,7 @@ def _move_apply(game: Game, seats: list[Seat], seat: Seat, state, move: str, now
     game.takeback_offer = None
     game.state = after.to_json()
     if after.is_over:
-        _game_end(game, termination="normal", now=now)
+        _game_end(game, termination="normal", now=now, kind="move")
         return None
     _turn_begin(game, seats, after, now)
     game.save()
