@@ -231,6 +231,12 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
+# Limits of a websocket (docs/PROTOCOL.md, "Limits"): messages per window, like lichess's
+# ~100 per 20 s, and open sockets per signed-in user in one server process.
+SOCKET_MESSAGE_LIMIT = int(env("SOCKET_MESSAGE_LIMIT", "100"))
+SOCKET_MESSAGE_WINDOW = float(env("SOCKET_MESSAGE_WINDOW", "20"))
+SOCKETS_PER_USER = int(env("SOCKETS_PER_USER", "20"))
+
 # Seconds the strong bot thinks per move (the budget engine.bots keeps within 10%).
 BOT_BUDGET = float(env("BOT_BUDGET") or 1.0)
 

@@ -142,3 +142,22 @@ def test_many_sockets_dropping_at_once_all_leave_their_group_without_an_error(
         time.sleep(0.2)
     log = proc.log()[seen:]
     assert "Traceback" not in log and "MaxConnectionsError" not in log
+
+
+def test_a_pong_is_never_newer_than_the_snapshots_its_socket_was_sent(
+    web, make_player, unreachable_channel_layer
+):
+    _, url = web
+    ann, bob = make_player(), make_player()
+    game = live_game([ann, bob], first_player=0)
+    with open_socket(url, game.pk, bob) as ws:
+        frame_until(ws, lambda f: f["type"] == "state")
+        # The move is committed but its push is lost (this process cannot reach Redis).
+        services.move_play(game_id=game.pk, user=ann, ply=0, move=first_legal(game, ann))
+        ws.send(json.dumps({"type": "ping"}))
+        newest = 0
+        while (frame := frame_until(ws, lambda f: f["type"] in ("state", "move", "pong")))[
+            "type"
+        ] != "pong":
+            newest = max(newest, frame["ply"])
+        assert frame["ply"] == 1 and newest == 1

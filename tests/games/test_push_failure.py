@@ -6,30 +6,13 @@ import json
 import logging
 
 import pytest
-from channels.layers import channel_layers
 from django.test import Client
 
 from games import selectors, services
 from games.models import Game
 from tests.games.conftest import live_game
-from tests.support.servers import free_port
-from topiary_site.settings import channel_layer_host
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]
-
-
-@pytest.fixture
-def unreachable_channel_layer(settings, redis_url):
-    """The channel layer pointed at a Redis address where nothing listens."""
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "topiary_site.channel_layer.RedisChannelLayer",
-            "CONFIG": {"hosts": [channel_layer_host(f"redis://127.0.0.1:{free_port()}/0")]},
-        }
-    }
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()
 
 
 def signed_in(user) -> Client:
