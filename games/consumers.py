@@ -12,6 +12,7 @@ import functools
 import logging
 import time
 from collections import Counter, deque
+from concurrent.futures import ThreadPoolExecutor
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -25,7 +26,10 @@ from games.services import Refused
 #: default (thread-sensitive) runs every socket's database work of the process on one
 #: thread, which capped a daphne process at one core's worth of moves. Each call is a
 #: whole unit (a move locks its game row itself) and sockets share nothing in memory.
-db = functools.partial(database_sync_to_async, thread_sensitive=False)
+#: Their own bounded pool of threads (settings.SOCKET_DB_THREADS), so that with the HTTP
+#: bound (topiary_site.limits) they always fit in the database connection pool.
+_db_threads = ThreadPoolExecutor(settings.SOCKET_DB_THREADS, thread_name_prefix="socket-db")
+db = functools.partial(database_sync_to_async, thread_sensitive=False, executor=_db_threads)
 
 log = logging.getLogger(__name__)
 

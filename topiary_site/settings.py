@@ -51,7 +51,15 @@ def database_from_url(url: str) -> dict:
         "PASSWORD": unquote(parts.password or ""),
         "HOST": parts.hostname or "",
         "PORT": str(parts.port or ""),
-        "OPTIONS": {"pool": {"min_size": 1, "max_size": int(env("DATABASE_POOL_MAX", "10"))}},
+        "OPTIONS": {
+            "pool": {
+                "min_size": 1,
+                "max_size": int(env("DATABASE_POOL_MAX", "20")),
+                # A request that cannot get a connection fails after this instead of
+                # hanging with its socket for the pool's default 30 s.
+                "timeout": float(env("DATABASE_POOL_TIMEOUT", "10")),
+            }
+        },
         "TEST": {"NAME": env("DATABASE_TEST_NAME") or None},
     }
 
@@ -236,6 +244,13 @@ if not DEBUG:
 SOCKET_MESSAGE_LIMIT = int(env("SOCKET_MESSAGE_LIMIT", "100"))
 SOCKET_MESSAGE_WINDOW = float(env("SOCKET_MESSAGE_WINDOW", "20"))
 SOCKETS_PER_USER = int(env("SOCKETS_PER_USER", "20"))
+
+# Requests running in Django at once per process (topiary_site.limits); each holds a
+# thread and a pooled database connection, the rest wait without either.
+HTTP_CONCURRENCY = int(env("HTTP_CONCURRENCY", "8"))
+# Threads for websocket database work per process (games.consumers). With
+# HTTP_CONCURRENCY they must fit in DATABASE_POOL_MAX, leaving a few for the rest.
+SOCKET_DB_THREADS = int(env("SOCKET_DB_THREADS", "8"))
 
 # Seconds the strong bot thinks per move (the budget engine.bots keeps within 10%).
 BOT_BUDGET = float(env("BOT_BUDGET") or 1.0)

@@ -73,7 +73,7 @@ def test_urls_switch_to_postgres_and_redis():
     assert (found["name"], found["user"], found["password"]) == ("topiary", "player", "p@ss")
     assert (found["host"], found["port"]) == ("db.example", "5433")
     assert found["options"]["pool"]["max_size"] >= 1
-    assert found["channels"] == "channels_redis.core.RedisChannelLayer"
+    assert found["channels"] == "topiary_site.channel_layer.RedisChannelLayer"
     assert found["channel_hosts"] == ["redis://cache.example:6380/3"]
     assert found["cache"] == "RedisCache"
     assert found["cache_location"] == "redis://cache.example:6380/3"
