@@ -106,6 +106,9 @@ AUTHENTICATION_BACKENDS = ["accounts.backends.PlayerBackend"]
 # Failed logins allowed per (username, address) within the window before refusing.
 LOGIN_FAILURE_LIMIT = int(env("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_FAILURE_WINDOW = int(env("LOGIN_FAILURE_WINDOW", "900"))
+# Accounts that may be opened from one address within the window (seconds).
+REGISTRATION_LIMIT = int(env("REGISTRATION_LIMIT", "5"))
+REGISTRATION_WINDOW = int(env("REGISTRATION_WINDOW", "3600"))
 
 TEMPLATES = [
     {
