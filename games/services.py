@@ -17,6 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
@@ -33,8 +34,14 @@ from games.signals import game_finished
 MOVE_MAX_LENGTH = 64
 #: The bot that plays a forfeited seat's remaining turns.
 STAND_IN_LEVEL = "greedy"
-#: A bot's turn older than this is queued again by the periodic sweep.
-BOT_OVERDUE = timedelta(seconds=20)
+#: A bot's turn older than this is queued again by the periodic sweep (every 5 s): a
+#: worker killed outright (kill -9) never hands its task back, so this bounds the wait.
+#: The strong bot thinks ~1 s; a turn still queued behind others is queued again at most
+#: once per BOT_REQUEUE_EVERY, and the ply check makes the spare task a no-op.
+BOT_OVERDUE = timedelta(seconds=5)
+BOT_REQUEUE_EVERY = 15
+#: A finished game still unscored after this is scored again by the sweep.
+SCORE_OVERDUE = timedelta(seconds=20)
 BOT_LEVELS = ("random", "greedy", "strong")
 
 
@@ -595,11 +602,16 @@ def games_sweep() -> dict:
             status=Game.Status.ACTIVE, bot_to_move=True, turn_started_at__lte=now - BOT_OVERDUE
         ).values_list("pk", "ply")
     )
+    overdue = [
+        (game_id, ply)
+        for game_id, ply in overdue
+        if cache.add(f"bot-requeued:{game_id}:{ply}", 1, timeout=BOT_REQUEUE_EVERY)
+    ]
     for game_id, ply in overdue:
         bot_move.delay(game_id, ply)
     unscored = list(
         Game.objects.filter(
-            status=Game.Status.FINISHED, record__isnull=True, finished_at__lte=now - BOT_OVERDUE
+            status=Game.Status.FINISHED, record__isnull=True, finished_at__lte=now - SCORE_OVERDUE
         ).values_list("pk", flat=True)
     )
     for game_id in unscored:

@@ -201,6 +201,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
+# Bot thinking has a queue (and a worker, the Procfile's "bots") of its own, so scoring,
+# clocks and tournaments never wait behind bots; everything else uses "celery".
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_ROUTES = {"games.tasks.bot_move": {"queue": "bots"}}
 CELERY_BEAT_SCHEDULE = beat.collect(LOCAL_APPS)
 CELERY_BEAT_SCHEDULE_FILENAME = env(
     "CELERY_BEAT_SCHEDULE_FILENAME", str(Path(tempfile.gettempdir()) / "topiary-beat")
