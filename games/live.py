@@ -67,11 +67,19 @@ def send(group: str, message: dict) -> None:
     _group_send(group, {"type": "frame", "frame": message})
 
 
-def game_changed(game_id: int, kind: str = "state") -> None:
-    """Send every socket of a game its own view of the game as it now stands."""
-    from games.selectors import game_frames
+def game_changed(game_id: int, kind: str = "state", game=None, seats=None) -> None:
+    """Send every socket of a game its own view of the game as it now stands.
 
-    for group, frame in game_frames(game_id, kind=kind):
+    ``game`` and ``seats``, when given, are the objects just committed by the one
+    writer: the frames are built from them instead of reading the game again.
+    """
+    from games.selectors import game_frames, game_frames_of
+
+    if game is not None and seats is not None:
+        frames = game_frames_of(game, seats, kind=kind)
+    else:
+        frames = game_frames(game_id, kind=kind)
+    for group, frame in frames:
         send(group, frame)
 
 

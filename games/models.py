@@ -139,8 +139,17 @@ class Game(models.Model):
         return "untimed"
 
     def engine_state(self):
-        """The full engine state (hidden information included: server side only)."""
-        return self.engine.state_from_json(self.state)
+        """The full engine state (hidden information included: server side only).
+
+        Parsed once per stored state: a push builds a frame per seat and spectators
+        from it, and engine states are immutable, so they share one parse.
+        """
+        cached = self.__dict__.get("_engine_state")
+        if cached is not None and cached[0] is self.state:
+            return cached[1]
+        state = self.engine.state_from_json(self.state)
+        self.__dict__["_engine_state"] = (self.state, state)
+        return state
 
     @property
     def allows_takebacks(self) -> bool:

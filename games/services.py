@@ -73,6 +73,8 @@ def _with_game(game_id: int, change: Callable[[Game, list[Seat]], Any]) -> Game:
             raise Refused("not_found", f"there is no game {game_id}") from None
         seats = list(game.seats.select_related("user").order_by("index"))
         outcome = change(game, seats)
+        # What was just written, for the push after the commit (no second read).
+        game.committed_seats = seats
     if isinstance(outcome, Refused):
         raise outcome
     return game
@@ -80,7 +82,9 @@ def _with_game(game_id: int, change: Callable[[Game, list[Seat]], Any]) -> Game:
 
 def _after_commit_game(game: Game, kind: str = "state") -> None:
     game_id = game.pk
-    transaction.on_commit(lambda: live.game_changed(game_id, kind))
+    transaction.on_commit(
+        lambda: live.game_changed(game_id, kind, game, getattr(game, "committed_seats", None))
+    )
 
 
 def _after_commit_lobby() -> None:
