@@ -99,8 +99,7 @@ def _presence(game_id: int, user, online: bool) -> None:
         "seat": seat.index,
         "online": online,
     }
-    for group in live.everyone_groups(game_id, len(seats)):
-        live.send(group, frame)
+    live.send_each(live.everyone_groups(game_id, len(seats)), frame)
 
 
 def _pong(game_id: int, user) -> dict:

@@ -35,29 +35,41 @@ def everyone_groups(game_id: int, seat_count: int) -> list[str]:
 
 
 def _group_send(group: str, event: dict) -> None:
-    """Send ``event`` to ``group``; a failure is logged, never raised.
+    _groups_send([(group, event)])
+
+
+def _groups_send(events: list[tuple[str, dict]]) -> None:
+    """Send each ``(group, event)``; a failure is logged, never raised.
 
     Pushes run after the change was committed: the move stands whatever happens
     here, and a client that missed the push catches up on its next ping or resync
     (docs/PROTOCOL.md, "Keeping in step"). Raising would turn a committed move
-    into an HTTP 500 or close the mover's socket.
+    into an HTTP 500 or close the mover's socket. All of a change's sends go
+    through one hop to the event loop, not one per group.
     """
     try:
-        _group_send_now(group, event)
+        _groups_send_now(events)
     except Exception as error:
-        log.warning("push to %s failed, clients will resync: %r", group, error)
+        groups = ", ".join(group for group, _ in events)
+        log.warning("push to %s failed, clients will resync: %r", groups, error)
 
 
-def _group_send_now(group: str, event: dict) -> None:
-    send_now = async_to_sync(get_channel_layer().group_send)
+async def _send_all(events: list[tuple[str, dict]]) -> None:
+    layer = get_channel_layer()
+    for group, event in events:
+        await layer.group_send(group, event)
+
+
+def _groups_send_now(events: list[tuple[str, dict]]) -> None:
+    send_now = async_to_sync(_send_all)
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        send_now(group, event)
+        send_now(events)
         return
     # A synchronous caller inside a running event loop (Playwright's, in the browser tests)
     # may not block that loop: the send runs on a thread of its own.
-    thread = threading.Thread(target=send_now, args=(group, event))
+    thread = threading.Thread(target=send_now, args=(events,))
     thread.start()
     thread.join()
 
@@ -65,6 +77,11 @@ def _group_send_now(group: str, event: dict) -> None:
 def send(group: str, message: dict) -> None:
     """Send ``message`` (a JSON-ready frame) to every socket in ``group``."""
     _group_send(group, {"type": "frame", "frame": message})
+
+
+def send_each(groups: list[str], message: dict) -> None:
+    """Send ``message`` to every socket of each of ``groups``."""
+    _groups_send([(group, {"type": "frame", "frame": message}) for group in groups])
 
 
 def game_changed(game_id: int, kind: str = "state", game=None, seats=None) -> None:
@@ -79,8 +96,7 @@ def game_changed(game_id: int, kind: str = "state", game=None, seats=None) -> No
         frames = game_frames_of(game, seats, kind=kind)
     else:
         frames = game_frames(game_id, kind=kind)
-    for group, frame in frames:
-        send(group, frame)
+    _groups_send([(group, {"type": "frame", "frame": frame}) for group, frame in frames])
 
 
 def lobby_changed() -> None:
