@@ -495,6 +495,10 @@ def main() -> None:
         print(json.dumps(games_create(args.setup, per_pair)))
         return
     args.logs.mkdir(parents=True, exist_ok=True)
+    sys.path.insert(0, str(HERE.parent))
+    from bench.machine import describe
+
+    print(json.dumps({"machine": describe()}), flush=True)
     for games in args.games:
         print(json.dumps(run_size(args, args.root.resolve(), games)), flush=True)
 
