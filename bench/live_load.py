@@ -202,12 +202,15 @@ def order(frame: dict) -> tuple[int, int]:
     return frame.get("takebacks") or 0, frame.get("ply") or 0
 
 
-async def player(url: str, origin: str, cookie: str, game_ids, think, stop_at, tally, ready):
-    """One player's page: plays its games in turn, following PROTOCOL.md's keeping in step."""
+async def player(url: str, origin: str, cookie: str, game_ids, think, deadline, tally, ready):
+    """One player's page: plays its games in turn, following PROTOCOL.md's keeping in step.
+
+    ``deadline["at"]`` is when to stop (moved to "now" when the measurement ends).
+    """
     from websockets.asyncio.client import connect
 
     for game_id in game_ids:
-        if time.monotonic() >= stop_at:
+        if time.monotonic() >= deadline["at"]:
             return
         try:
             ws = await connect(
@@ -225,11 +228,11 @@ async def player(url: str, origin: str, cookie: str, game_ids, think, stop_at, t
         sent_at = None
         mover = None
         try:
-            while time.monotonic() < stop_at:
+            while time.monotonic() < deadline["at"]:
                 try:
-                    raw = await asyncio.wait_for(ws.recv(), max(0.05, stop_at - time.monotonic()))
+                    raw = await asyncio.wait_for(ws.recv(), 5)
                 except TimeoutError:
-                    break
+                    continue
                 frame = json.loads(raw)
                 kind = frame["type"]
                 if kind in ("state", "move"):
@@ -284,8 +287,7 @@ async def player(url: str, origin: str, cookie: str, game_ids, think, stop_at, t
 async def drive_site(url, origin, pairs, think, seconds, sample) -> dict:
     tally = Tally()
     ready = asyncio.Semaphore(0)
-    stop_at = time.monotonic() + 3600  # replaced once every socket is connected
-    deadline = {"at": stop_at}
+    deadline = {"at": time.monotonic() + 3600}  # brought forward when the measurement ends
 
     async def run_player(pair, seat):
         await player(
@@ -294,12 +296,11 @@ async def drive_site(url, origin, pairs, think, seconds, sample) -> dict:
             pair["cookies"][seat],
             pair["games"],
             think,
-            deadline["at"],
+            deadline,
             tally,
             ready,
         )
 
-    # The stop time is read when each game starts, so pass a live view of it.
     tasks = []
     for pair in pairs:
         for seat in range(2):
@@ -315,6 +316,7 @@ async def drive_site(url, origin, pairs, think, seconds, sample) -> dict:
     elapsed = time.monotonic() - started
     after = sample()
     deadline["at"] = time.monotonic()
+    await asyncio.wait(tasks, timeout=15)
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -350,18 +352,33 @@ async def drive_echo(url: str, pairs: int, think: float, seconds: float) -> list
     rtts: list[float] = []
     stop_at = time.monotonic() + seconds
 
+    async def both_receive(sockets, sent_ply: int) -> bool:
+        """Both sockets got the message of ``sent_ply``; False if it was not seen in time."""
+        try:
+            for ws in sockets:
+                while json.loads(await asyncio.wait_for(ws.recv(), 5))["ply"] != sent_ply:
+                    pass
+        except TimeoutError:
+            return False
+        return True
+
     async def pair(index: int):
         sockets = [await connect(f"{url}/pair/{index}", open_timeout=60) for _ in range(2)]
-        await asyncio.sleep(0.2)
-        turn = 0
+        ply = 0
         try:
+            # Until both sockets are in the room, a message reaches only one of them.
+            while time.monotonic() < stop_at:
+                ply += 1
+                await sockets[0].send(json.dumps({"ply": ply}))
+                if await both_receive(sockets, ply):
+                    break
             while time.monotonic() < stop_at:
                 await asyncio.sleep(think)
+                ply += 1
                 sent = time.monotonic()
-                await sockets[turn].send(json.dumps({"ply": turn, "pad": "x" * 1500}))
-                await asyncio.gather(*(ws.recv() for ws in sockets))
-                rtts.append(time.monotonic() - sent)
-                turn = 1 - turn
+                await sockets[ply % 2].send(json.dumps({"ply": ply, "pad": "x" * 1500}))
+                if await both_receive(sockets, ply):
+                    rtts.append(time.monotonic() - sent)
         finally:
             for ws in sockets:
                 await ws.close()

@@ -161,3 +161,35 @@ def test_a_pong_is_never_newer_than_the_snapshots_its_socket_was_sent(
         ] != "pong":
             newest = max(newest, frame["ply"])
         assert frame["ply"] == 1 and newest == 1
+
+
+def test_after_a_daphne_restart_clients_reconnect_resync_and_play_on(
+    server_env, server_logs, make_player
+):
+    ann, bob = make_player(), make_player()
+    game = live_game([ann, bob], first_player=0)
+    port = servers.free_port()
+    env = {**server_env, "PORT": str(port)}
+    proc = servers.Process("web", env, server_logs)
+    proc.wait_for_port(port)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        with open_socket(url, game.pk, bob) as ws:
+            held = frame_until(ws, lambda f: f["type"] == "state")["ply"]
+            proc.kill()
+            # Play goes on while the server is down (over another server, say).
+            services.move_play(game_id=game.pk, user=ann, ply=0, move=first_legal(game, ann))
+            with pytest.raises((ConnectionClosed, OSError, TimeoutError)):
+                ws.recv(timeout=10)
+        proc = servers.Process("web", env, server_logs)
+        proc.wait_for_port(port)
+        with open_socket(url, game.pk, bob) as ws:
+            ws.send(json.dumps({"type": "hello", "ply": held}))
+            state = frame_until(ws, lambda f: f["type"] == "state" and f["ply"] == 1)
+            assert state["to_move"] == 1 and len(state["moves"]) == 1
+            ws.send(json.dumps({"type": "move", "ply": 1, "move": state["legal_moves"][0]}))
+            assert frame_until(ws, lambda f: f["type"] == "move")["ply"] == 2
+    finally:
+        proc.stop()
+    game.refresh_from_db()
+    assert game.ply == 2 and [entry["seat"] for entry in game.moves] == [0, 1]
