@@ -197,7 +197,20 @@ async def _membership_end(consumer, group: str) -> None:
         log.warning("could not leave group %s (%s); the entry expires", group, error)
 
 
-class GameConsumer(AsyncJsonWebsocketConsumer):
+class _RenewingConsumer(AsyncJsonWebsocketConsumer):
+    """A consumer whose membership renewal ends with it, even if it ends by a crash."""
+
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            renewal = getattr(self, "membership", None)
+            if renewal is not None:
+                renewal.cancel()
+            _socket_release(self)
+
+
+class GameConsumer(_RenewingConsumer):
     """``/ws/game/<id>/``: a player's own view or the public view, live."""
 
     async def connect(self):
@@ -284,7 +297,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json(frame)
 
 
-class LobbyConsumer(AsyncJsonWebsocketConsumer):
+class LobbyConsumer(_RenewingConsumer):
     """``/ws/lobby/``: the open tables this user may see, sent again whenever they change."""
 
     async def connect(self):

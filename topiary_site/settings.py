@@ -8,8 +8,12 @@ the channel layer, the Celery broker and the cache to Redis.
 Production: set ``SECRET_KEY`` (DEBUG then defaults to off, cookies become
 secure, HSTS is on) and ``ALLOWED_HOSTS``; ``CSRF_TRUSTED_ORIGINS``,
 ``SECURE_SSL_REDIRECT``, ``SECURE_HSTS_SECONDS``, ``STATIC_ROOT``,
-``DATABASE_POOL_MAX``, ``SQLITE_PATH``, ``LOGIN_FAILURE_LIMIT``,
-``LOGIN_FAILURE_WINDOW`` (seconds) and ``LOG_LEVEL`` tune the rest.
+``DATABASE_POOL_MAX``, ``DATABASE_POOL_TIMEOUT``, ``HTTP_CONCURRENCY``,
+``SOCKET_DB_THREADS``, ``CHANNEL_GROUP_EXPIRY``, ``CHANNEL_REDIS_MAX_CONNECTIONS``,
+``SOCKET_MESSAGE_LIMIT``, ``SOCKET_MESSAGE_WINDOW``, ``SOCKETS_PER_USER``,
+``SQLITE_PATH``, ``LOGIN_FAILURE_LIMIT``, ``LOGIN_FAILURE_WINDOW`` (seconds),
+``REGISTRATION_LIMIT``, ``REGISTRATION_WINDOW`` and ``LOG_LEVEL`` tune the rest
+(README.md, "Configuration").
 """
 
 import os
