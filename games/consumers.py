@@ -61,13 +61,14 @@ ACTIONS = {
 }
 
 
-def _seat_for(game_id: int, user) -> tuple[bool, int | None]:
+def _seat_for(game_id: int, user) -> tuple[bool, int | None, int]:
+    """(the game exists, the user's seat index or None, how many seats the game has)."""
     try:
         _, seats = selectors.game_with_seats(game_id)
     except Game.DoesNotExist:
-        return False, None
+        return False, None, 0
     seat = selectors.seat_of(seats, user)
-    return True, None if seat is None else seat.index
+    return True, None if seat is None else seat.index, len(seats)
 
 
 def _act(game_id: int, user, message: dict) -> dict | None:
@@ -86,26 +87,38 @@ def _act(game_id: int, user, message: dict) -> dict | None:
     return None
 
 
-def _presence(game_id: int, user, online: bool) -> None:
-    """Note the player's sign of life and tell every socket of the game."""
-    if not services.seat_seen(game_id=game_id, user=user):
-        return
-    game, seats = selectors.game_with_seats(game_id)
-    seat = selectors.seat_of(seats, user)
-    frame = {
-        "type": "presence",
-        "ply": game.ply,
-        "takebacks": game.takebacks,
-        "seat": seat.index,
-        "online": online,
-    }
-    live.send_each(live.everyone_groups(game_id, len(seats)), frame)
+def _game_counts(game_id: int) -> tuple[int | None, int]:
+    """The game's (ply, takebacks) now; (None, 0) if it is gone (a table left empty)."""
+    row = Game.objects.filter(pk=game_id).values_list("ply", "takebacks").first()
+    return row if row is not None else (None, 0)
 
 
-def _pong(game_id: int, user) -> dict:
+def _presence(game_id: int, user, online: bool, seat: int, seat_count: int) -> tuple:
+    """Note the player's sign of life and tell every socket of the game; (ply, takebacks).
+
+    The seat and the number of seats never change once the socket knows them, so only
+    the ply is read here: one update and one small read per sign of life.
+    """
+    still_seated = services.seat_seen(game_id=game_id, user=user)
+    ply, takebacks = _game_counts(game_id)
+    if still_seated and ply is not None:
+        frame = {
+            "type": "presence",
+            "ply": ply,
+            "takebacks": takebacks,
+            "seat": seat,
+            "online": online,
+        }
+        live.send_each(live.everyone_groups(game_id, seat_count), frame)
+    return ply, takebacks
+
+
+def _pong(game_id: int, user, seat: int | None, seat_count: int) -> dict:
     # A heartbeat also says "online" to everyone: another tab of this player may have closed.
-    _presence(game_id, user, True)
-    ply, takebacks = Game.objects.filter(pk=game_id).values_list("ply", "takebacks").first()
+    if seat is None:
+        ply, takebacks = _game_counts(game_id)
+    else:
+        ply, takebacks = _presence(game_id, user, True, seat, seat_count)
     return {"type": "pong", "ply": ply, "takebacks": takebacks}
 
 
@@ -224,7 +237,7 @@ class GameConsumer(_RenewingConsumer):
             await self.accept()
             await _refuse_and_close(self, None, "too_many_sockets", "too many open sockets")
             return
-        exists, self.seat = await db(_seat_for)(self.game_id, self.user)
+        exists, self.seat, self.seat_count = await db(_seat_for)(self.game_id, self.user)
         if not exists:
             await self.accept()
             await self.close(code=CLOSE_NO_GAME)
@@ -238,7 +251,7 @@ class GameConsumer(_RenewingConsumer):
         await self.accept()
         await self._send_state()
         if self.seat is not None:
-            await db(_presence)(self.game_id, self.user, True)
+            await db(_presence)(self.game_id, self.user, True, self.seat, self.seat_count)
 
     async def disconnect(self, code):
         _socket_release(self)
@@ -246,7 +259,7 @@ class GameConsumer(_RenewingConsumer):
             return
         await _membership_end(self, self.group)
         if self.seat is not None:
-            await db(_presence)(self.game_id, self.user, False)
+            await db(_presence)(self.game_id, self.user, False, self.seat, self.seat_count)
 
     async def _send_state(self):
         await self._send_snapshot(await db(selectors.game_state_for)(self.game_id, self.user))
@@ -262,7 +275,7 @@ class GameConsumer(_RenewingConsumer):
         elif kind in ("hello", "resync"):
             await self._send_state()
         elif kind == "ping":
-            pong = await db(_pong)(self.game_id, self.user)
+            pong = await db(_pong)(self.game_id, self.user, self.seat, self.seat_count)
             if _snapshot_order(pong) > self.sent:
                 # The game moved on and this socket has not been sent it (a push still
                 # queued, or lost): send the snapshot first, so the pong is never newer
