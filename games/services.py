@@ -463,8 +463,9 @@ def _game_end(game: Game, *, termination: str, now, kind: str = "state") -> None
     game.deadline = None
     game.bot_to_move = False
     game.save()
-    _queue_score(game)
+    # Players hear of the end first; queueing the scoring (a broker round trip) follows.
     _after_commit_game(game, kind)
+    _queue_score(game)
 
 
 def _seat_to_move_checked(game: Game, seats: list[Seat], user) -> tuple[Seat, Any]:
