@@ -10,12 +10,16 @@ secure, HSTS is on) and ``ALLOWED_HOSTS``; ``CSRF_TRUSTED_ORIGINS``,
 ``SECURE_SSL_REDIRECT``, ``SECURE_HSTS_SECONDS``, ``STATIC_ROOT``,
 ``DATABASE_POOL_MAX``, ``SQLITE_PATH``, ``LOGIN_FAILURE_LIMIT``,
 ``LOGIN_FAILURE_WINDOW`` (seconds) and ``LOG_LEVEL`` tune the rest.
+
+E-mail: ``EMAIL_URL`` (``smtp://user:pass@host:587?tls=1``, ``?ssl=1`` for implicit TLS)
+sends through SMTP and ``DEFAULT_FROM_EMAIL`` is the sender; without it every message
+is written to a file in ``EMAIL_FILE_PATH`` (default ``var/mail/``).
 """
 
 import os
 import tempfile
 from pathlib import Path
-from urllib.parse import unquote, urlparse
+from urllib.parse import parse_qs, unquote, urlparse
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -56,6 +60,25 @@ def database_from_url(url: str) -> dict:
     }
 
 
+def email_from_url(url: str) -> dict:
+    """Django's EMAIL_* settings for an ``smtp://user:pass@host:port?tls=1`` URL."""
+    parts = urlparse(url)
+    if parts.scheme not in {"smtp", "smtps"}:
+        raise ValueError(f"EMAIL_URL: unsupported scheme {parts.scheme!r}")
+    query = {key: values[-1] for key, values in parse_qs(parts.query).items()}
+    use_ssl = parts.scheme == "smtps" or query.get("ssl", "") in {"1", "true", "yes"}
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": parts.hostname or "localhost",
+        "EMAIL_PORT": parts.port or (465 if use_ssl else 25),
+        "EMAIL_HOST_USER": unquote(parts.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+        "EMAIL_USE_TLS": query.get("tls", "") in {"1", "true", "yes"},
+        "EMAIL_USE_SSL": use_ssl,
+        "EMAIL_TIMEOUT": int(query.get("timeout", "10")),
+    }
+
+
 DEBUG = env_bool("DEBUG", default=not env("SECRET_KEY"))
 SECRET_KEY = env("SECRET_KEY") or "django-insecure-embedded-default-key-for-development-only"
 if not DEBUG and not env("SECRET_KEY"):
@@ -73,6 +96,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     *LOCAL_APPS,
 ]
 
@@ -98,6 +124,26 @@ AUTHENTICATION_BACKENDS = ["accounts.backends.PlayerBackend"]
 # Failed logins allowed per (username, address) within the window before refusing.
 LOGIN_FAILURE_LIMIT = int(env("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_FAILURE_WINDOW = int(env("LOGIN_FAILURE_WINDOW", "900"))
+# Password reset links last this many seconds; requests per e-mail address are limited
+# to PASSWORD_RESET_LIMIT within PASSWORD_RESET_WINDOW seconds.
+PASSWORD_RESET_TIMEOUT = int(env("PASSWORD_RESET_TIMEOUT", str(60 * 60 * 3)))
+PASSWORD_RESET_LIMIT = int(env("PASSWORD_RESET_LIMIT", "3"))
+PASSWORD_RESET_WINDOW = int(env("PASSWORD_RESET_WINDOW", "3600"))
+# A link confirming a new e-mail address lasts this many seconds.
+EMAIL_CHANGE_TIMEOUT = int(env("EMAIL_CHANGE_TIMEOUT", str(60 * 60 * 24)))
+# Two-factor codes: django-otp doubles the wait after each wrong code.
+OTP_TOTP_ISSUER = "Topiary Online"
+OTP_TOTP_THROTTLE_FACTOR = 1
+OTP_STATIC_THROTTLE_FACTOR = 1
+
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "Topiary Online <noreply@localhost>")
+EMAIL_URL = env("EMAIL_URL")
+if EMAIL_URL:
+    globals().update(email_from_url(EMAIL_URL))
+else:
+    # The embedded default: each message is a file a developer can open.
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    EMAIL_FILE_PATH = env("EMAIL_FILE_PATH") or str(BASE_DIR / "var" / "mail")
 
 TEMPLATES = [
     {
@@ -109,6 +155,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "accounts.context_processors.preferences",
             ],
         },
     },
