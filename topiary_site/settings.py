@@ -131,10 +131,8 @@ PASSWORD_RESET_LIMIT = int(env("PASSWORD_RESET_LIMIT", "3"))
 PASSWORD_RESET_WINDOW = int(env("PASSWORD_RESET_WINDOW", "3600"))
 # A link confirming a new e-mail address lasts this many seconds.
 EMAIL_CHANGE_TIMEOUT = int(env("EMAIL_CHANGE_TIMEOUT", str(60 * 60 * 24)))
-# Two-factor codes: django-otp doubles the wait after each wrong code.
+# Two-factor codes: django-otp makes each wrong code double the wait (10 s, 20 s, ...).
 OTP_TOTP_ISSUER = "Topiary Online"
-OTP_TOTP_THROTTLE_FACTOR = 1
-OTP_STATIC_THROTTLE_FACTOR = 1
 
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "Topiary Online <noreply@localhost>")
 EMAIL_URL = env("EMAIL_URL")
