@@ -213,6 +213,8 @@ def _device_verify(device, code: str) -> bool:
 def two_factor_verify(*, user, code: str):
     """The device that accepts ``code`` (the app's code or a recovery code), or ValidationError."""
     code = (code or "").replace(" ", "").strip()
+    if not code:
+        raise ValidationError("Enter the code from your authenticator app or a recovery code.")
     totp = two_factor_device(user)
     if totp is None:
         raise ValidationError("Two-factor sign-in is off for this account.")

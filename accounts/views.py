@@ -242,6 +242,7 @@ def two_factor(request):
     user = request.user
     if services.two_factor_device(user) is not None:
         form = PasswordAndCodeForm(request.POST or None)
+        form.fields["code"].required = True
         if request.method == "POST" and form.is_valid():
             try:
                 services.two_factor_disable(
@@ -296,7 +297,9 @@ def account_close(request):
     """Close the account for good, after the password (and code)."""
     two_factor_on = services.two_factor_device(request.user) is not None
     form = PasswordAndCodeForm(request.POST or None)
-    if not two_factor_on:
+    if two_factor_on:
+        form.fields["code"].required = True
+    else:
         del form.fields["code"]
     if request.method == "POST" and form.is_valid():
         try:
