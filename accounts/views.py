@@ -262,6 +262,7 @@ def two_factor(request):
         )
 
     form = TwoFactorCodeForm(request.POST or None)
+    form.fields["code"].help_text = "The 6 digits the app shows for Topiary Online now."
     if request.method == "POST" and form.is_valid():
         try:
             codes = services.two_factor_confirm(user=user, code=form.cleaned_data["code"])
