@@ -250,10 +250,13 @@ def account_close(*, user, password: str, code: str = "") -> User:
 
     The name stays (history reads right, nobody can take it); the address, password,
     preferences, authenticators and sessions go. Open tables and challenges are cancelled,
-    running games resigned, and the account drops off the leaderboards (inactive).
+    running games resigned, upcoming and running tournaments left, and the account
+    drops off the leaderboards (inactive).
     """
     from games import services as game_services
     from games.models import Game
+    from tournaments import services as tournament_services
+    from tournaments.models import Tournament
 
     if not user.check_password(password):
         raise ValidationError({"password": ["That is not your password."]})
@@ -275,6 +278,14 @@ def account_close(*, user, password: str, code: str = "") -> User:
     for game_id in list(running.values_list("pk", flat=True)):
         with contextlib.suppress(game_services.Refused):
             game_services.game_resign(game_id=game_id, user=user)
+
+    entered = user.tournament_entries.filter(
+        withdrawn_at__isnull=True,
+        tournament__status__in=[Tournament.Status.UPCOMING, Tournament.Status.RUNNING],
+    )
+    for tournament_id in list(entered.values_list("tournament_id", flat=True)):
+        with contextlib.suppress(ValidationError), transaction.atomic():
+            tournament_services.tournament_withdraw(tournament_id=tournament_id, user=user)
 
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user.pk)

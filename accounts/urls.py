@@ -32,5 +32,6 @@ urlpatterns = [
     path("account/email/confirm/<str:token>/", views.email_confirm, name="email_confirm"),
     path("account/two-factor/", views.two_factor, name="two_factor"),
     path("account/close/", views.account_close, name="close"),
+    path("account/export/", views.data_export, name="export"),
     path("@/<str:username>/", views.profile, name="profile"),
 ]

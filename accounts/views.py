@@ -11,7 +11,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse, reverse_lazy
@@ -318,6 +318,17 @@ def account_close(request):
             return redirect("home")
     status = 400 if form.errors else 200
     return render(request, "accounts/close.html", {"form": form}, status=status)
+
+
+@login_required
+def data_export(request):
+    """Download everything the player made here as one zip."""
+    response = HttpResponse(
+        selectors.export_archive(user=request.user), content_type="application/zip"
+    )
+    filename = f"topiary-{request.user.username}.zip"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 def profile(request, username: str):

@@ -12,6 +12,8 @@ from accounts.models import Preferences, User
 from games import services as game_services
 from games.models import Game, Seat
 from tests.accounts.test_two_factor import code_for
+from tests.tournaments.conftest import make_tournament
+from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
 
@@ -101,6 +103,14 @@ def test_closing_resigns_cancels_and_signs_out_everywhere(client, alice, bob):
     assert profile.status_code == 200
     assert "Account closed" in profile.content.decode()
     assert User.objects.filter(username="Alice").count() == 1
+
+
+def test_closing_leaves_an_upcoming_tournament(client, alice, bob):
+    tournament = make_tournament(bob)
+    tournament_services.tournament_join(tournament_id=tournament.pk, user=alice)
+    client.force_login(alice)
+    assert client.post(CLOSE, {"password": PASSWORD}).status_code == 302
+    assert not tournament.entries.filter(user=alice).exists()
 
 
 def test_with_two_factor_the_code_is_needed_too(client, alice):
