@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import base64
 import re
+import time
 
 import pytest
+from django_otp.oath import TOTP
 from playwright.sync_api import expect
 
 from accounts.models import Preferences, User
+from games import services as game_services
+from games.models import Game
 from tests.support import servers
 from tests.support.browser import signed_in
 
@@ -15,6 +20,11 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser, pyte
 
 PASSWORD = "hedge-maze-42"
 NEW_PASSWORD = "topiary-spiral-77"
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing():
+    """The server checks passwords with the real hashers, so these tests store them so too."""
 
 
 @pytest.fixture(scope="module")
@@ -95,3 +105,75 @@ def test_the_reset_email_is_read_back_and_followed(page, web, mail_dir):
 
     page.goto(links[0])
     expect(page.get_by_role("heading", name="This link does not work")).to_be_visible()
+
+
+def app_code(secret_text: str, steps_ahead: int = 0) -> str:
+    """What an authenticator app shows for the key the page prints (RFC 6238, 30 s, 6 digits)."""
+    text = secret_text.replace(" ", "")
+    key = base64.b32decode(text + "=" * (-len(text) % 8))
+    totp = TOTP(key, step=30, t0=0, digits=6)
+    totp.time = time.time() + steps_ahead * 30
+    return f"{totp.token():06d}"
+
+
+def test_two_factor_from_the_settings_page_to_closing_the_account(page, web):
+    carol = User.objects.create_user("carol", "carol@example.com", PASSWORD)
+    dave = User.objects.create_user("dave", "dave@example.com", PASSWORD)
+    running = game_services.game_create(
+        kind="topiary",
+        players=[carol, dave],
+        options={},
+        rated=False,
+        clock_initial=300,
+        clock_increment=3,
+        correspondence_days=None,
+    )
+    page.goto(f"{web}/accounts/login/")
+    page.get_by_label("Username").fill("carol")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.locator("body")).to_have_attribute("data-signed-in", "1")
+
+    page.get_by_role("link", name="Settings").click()
+    page.get_by_role("link", name="Turn on").click()
+    expect(page.locator(".qr-code svg")).to_be_visible()
+    secret = page.locator("[data-totp-secret]").inner_text()
+    page.get_by_role("textbox", name="Code").fill(app_code(secret))
+    page.get_by_role("button", name="Turn on").click()
+    expect(page.get_by_text("shown only this once")).to_be_visible()
+    expect(page.locator(".recovery-codes li")).to_have_count(10)
+    recovery = page.locator(".recovery-codes code").all_inner_texts()
+
+    page.get_by_role("button", name="Log out").click()
+    page.goto(f"{web}/accounts/login/")
+    page.get_by_label("Username").fill("carol")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("heading", name="Enter your code")).to_be_visible()
+    expect(page.locator("body")).to_have_attribute("data-signed-in", "0")
+    page.get_by_role("textbox", name="Code").fill(app_code(secret, steps_ahead=1))
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.locator("body")).to_have_attribute("data-signed-in", "1")
+
+    page.goto(f"{web}/account/settings/")
+    page.get_by_role("link", name="Close account").click()
+    expect(page.get_by_text("cannot be undone")).to_be_visible()
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_label("Two-factor code").fill("000000")
+    page.get_by_role("button", name="Close my account").click()
+    expect(page.get_by_text("That code is not right")).to_be_visible()
+    carol.refresh_from_db()
+    assert carol.is_active
+    # A recovery code works where the app's codes are throttled after the wrong one.
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_label("Two-factor code").fill(recovery[0])
+    page.get_by_role("button", name="Close my account").click()
+    expect(page.get_by_text("Your account is closed.")).to_be_visible()
+    expect(page.locator("body")).to_have_attribute("data-signed-in", "0")
+
+    running.refresh_from_db()
+    assert running.status == Game.Status.FINISHED
+    carol.refresh_from_db()
+    assert not carol.is_active and carol.email == ""
+    page.goto(f"{web}/@/carol/")
+    expect(page.get_by_text("Account closed")).to_be_visible()
