@@ -135,6 +135,7 @@ EMAIL_CHANGE_TIMEOUT = int(env("EMAIL_CHANGE_TIMEOUT", str(60 * 60 * 24)))
 OTP_TOTP_ISSUER = "Topiary Online"
 
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "Topiary Online <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
 EMAIL_URL = env("EMAIL_URL")
 if EMAIL_URL:
     globals().update(email_from_url(EMAIL_URL))
