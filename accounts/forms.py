@@ -2,11 +2,16 @@
 
 from django import forms
 from django.contrib.auth import password_validation
-from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
+from django.contrib.auth.forms import (
+    AuthenticationForm,
+    PasswordChangeForm,
+    PasswordResetForm,
+    SetPasswordForm,
+)
 from django.core.exceptions import ValidationError
 
 from accounts import throttle
-from accounts.models import User
+from accounts.models import Preferences, User
 from accounts.validators import USERNAME_MAX_LENGTH, validate_username
 
 # Hashing is deliberately slow, so an enormous password would be a cheap way to load the server.
@@ -109,3 +114,73 @@ class BoundedPasswordChangeForm(PlainLabels, PasswordChangeForm):
         "New password", "new-password", password_validation.password_validators_help_text_html()
     )
     new_password2 = _password_field("New password again", "new-password")
+
+
+class ThrottledPasswordResetForm(PlainLabels, PasswordResetForm):
+    """Django's reset request, limited per address (every address alike, known or not)."""
+
+    email = forms.EmailField(
+        label="Your account's e-mail address",
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+
+    def clean_email(self):
+        email = self.cleaned_data["email"]
+        if not throttle.password_reset_allowed(email=email):
+            raise ValidationError(
+                "Too many reset requests for this address. Wait %(minutes)s minutes and try again.",
+                code="throttled",
+                params={"minutes": throttle.password_reset_window_minutes()},
+            )
+        return email
+
+
+class BoundedSetPasswordForm(PlainLabels, SetPasswordForm):
+    new_password1 = _password_field(
+        "New password", "new-password", password_validation.password_validators_help_text_html()
+    )
+    new_password2 = _password_field("New password again", "new-password")
+
+
+class TwoFactorCodeForm(PlainLabels, forms.Form):
+    code = forms.CharField(
+        label="Code",
+        max_length=32,
+        help_text="The 6 digits your authenticator app shows, or one of your recovery codes.",
+        widget=forms.TextInput(
+            attrs={"autocomplete": "one-time-code", "inputmode": "text", "autocapitalize": "none"}
+        ),
+    )
+
+
+class PasswordAndCodeForm(PlainLabels, forms.Form):
+    password = _password_field("Password", "current-password")
+    code = forms.CharField(
+        label="Two-factor code",
+        max_length=32,
+        required=False,
+        widget=forms.TextInput(attrs={"autocomplete": "one-time-code"}),
+    )
+
+
+class EmailChangeForm(PlainLabels, forms.Form):
+    email = forms.EmailField(
+        label="New e-mail address",
+        max_length=254,
+        help_text="We send a link to it; the change takes effect when you follow the link.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    password = _password_field("Password", "current-password")
+
+
+class PreferencesForm(PlainLabels, forms.ModelForm):
+    class Meta:
+        model = Preferences
+        fields = list(Preferences.FIELDS)
+        labels = {
+            "sound": "Sounds (a move, your turn, the clock running low)",
+            "confirm_moves": "Confirm each move before it is sent",
+            "theme": "Theme",
+            "language": "Language",
+        }

@@ -21,6 +21,9 @@ class User(AbstractUser):
 
     is_bot = models.BooleanField(default=False)
     bot_level = models.CharField(max_length=16, choices=BotLevel.choices, blank=True)
+    # Set when the player closed the account: it keeps its name (games and ratings stay
+    # history under it, nobody else can take it) and can never sign in again.
+    closed_at = models.DateTimeField(null=True, blank=True)
 
     objects = UserManager()
 
@@ -42,3 +45,31 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.username
+
+
+class Preferences(models.Model):
+    """How one player likes the site: read by every page through ``prefs`` (context processor)."""
+
+    class Theme(models.TextChoices):
+        AUTO = "auto", "Follow the device"
+        LIGHT = "light", "Light"
+        DARK = "dark", "Dark"
+
+    class Language(models.TextChoices):
+        BROWSER = "", "The browser's"
+        ENGLISH = "en", "English"
+        GERMAN = "de", "Deutsch"
+
+    user = models.OneToOneField(User, on_delete=models.CASCADE, related_name="preferences")
+    sound = models.BooleanField(default=True)
+    confirm_moves = models.BooleanField(default=True)
+    theme = models.CharField(max_length=8, choices=Theme.choices, default=Theme.AUTO)
+    language = models.CharField(max_length=8, choices=Language.choices, default="", blank=True)
+
+    FIELDS = ("sound", "confirm_moves", "theme", "language")
+
+    def __str__(self) -> str:
+        return f"Preferences of {self.user}"
+
+    def as_dict(self) -> dict:
+        return {name: getattr(self, name) for name in self.FIELDS}

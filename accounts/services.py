@@ -1,11 +1,19 @@
-"""Writes to accounts: registration, bot accounts, demo accounts."""
+"""Writes to accounts: registration, bot accounts, preferences, e-mail, two-factor, closing."""
 
+import contextlib
+
+from django.conf import settings
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.password_validation import validate_password
+from django.core import signing
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from accounts.models import User
+from accounts.models import Preferences, User
 from accounts.validators import validate_username
 
 BOT_USERNAMES = {
@@ -74,3 +82,233 @@ def bot_ensure(*, level: str) -> User:
     if not bot.is_bot or bot.bot_level != level:
         raise ValueError(f"The account {bot.username!r} exists and is not the {level} bot.")
     return bot
+
+
+# --------------------------------------------------------------------------- preferences
+
+
+def _preference_value(name: str, raw):
+    """One preference from form or JSON input, or ValidationError."""
+    field = Preferences._meta.get_field(name)
+    if isinstance(field, models.BooleanField):
+        if isinstance(raw, bool):
+            return raw
+        text = str(raw).strip().lower()
+        if text in {"1", "true", "on", "yes"}:
+            return True
+        if text in {"0", "false", "off", "no", ""}:
+            return False
+        raise ValidationError({name: [f"{name}: expected true or false, got {raw!r}."]})
+    value = str(raw)
+    if value not in {choice for choice, _ in field.choices}:
+        allowed = ", ".join(repr(choice) for choice, _ in field.choices)
+        raise ValidationError({name: [f"{name}: expected one of {allowed}, got {raw!r}."]})
+    return value
+
+
+def preferences_save(*, user, changes: dict) -> Preferences:
+    """Save any subset of the preferences; unknown keys or bad values change nothing."""
+    unknown = sorted(set(changes) - set(Preferences.FIELDS))
+    if unknown:
+        raise ValidationError({"__all__": [f"Unknown preference: {', '.join(unknown)}."]})
+    values = {name: _preference_value(name, raw) for name, raw in changes.items()}
+    with transaction.atomic():
+        prefs, _ = Preferences.objects.select_for_update().get_or_create(user=user)
+        for name, value in values.items():
+            setattr(prefs, name, value)
+        prefs.save()
+    return prefs
+
+
+# --------------------------------------------------------------------------- e-mail address
+
+EMAIL_CHANGE_SALT = "accounts.email-change"
+
+
+def email_change_token(*, user, new_email: str) -> str:
+    """A signed, expiring token naming the user, the new address and the address it replaces.
+
+    The old address inside makes the link single-use: once the change is made it no
+    longer matches.
+    """
+    new_email = User.objects.normalize_email(new_email.strip())
+    User._meta.get_field("email").run_validators(new_email)
+    if User.objects.filter(email__iexact=new_email).exclude(pk=user.pk).exists():
+        raise ValidationError({"email": [EMAIL_TAKEN]})
+    if new_email.lower() == user.email.lower():
+        raise ValidationError({"email": ["That is already your address."]})
+    return signing.dumps(
+        {"user": user.pk, "new": new_email, "old": user.email}, salt=EMAIL_CHANGE_SALT
+    )
+
+
+def email_change_confirm(*, token: str) -> User:
+    """Apply a confirmed address change, or raise ValidationError (expired, used, forged)."""
+    try:
+        data = signing.loads(token, salt=EMAIL_CHANGE_SALT, max_age=settings.EMAIL_CHANGE_TIMEOUT)
+    except signing.SignatureExpired:
+        raise ValidationError("This confirmation link has expired: ask for a new one.") from None
+    except signing.BadSignature:
+        raise ValidationError("This confirmation link is not valid.") from None
+    with transaction.atomic():
+        user = User.objects.select_for_update().filter(pk=data["user"], is_active=True).first()
+        if user is None or user.email != data["old"]:
+            raise ValidationError("This confirmation link has already been used.")
+        if User.objects.filter(email__iexact=data["new"]).exclude(pk=user.pk).exists():
+            raise ValidationError(EMAIL_TAKEN)
+        user.email = data["new"]
+        user.save(update_fields=["email"])
+    return user
+
+
+# --------------------------------------------------------------------------- two-factor
+
+RECOVERY_CODES = 10
+
+
+def two_factor_device(user) -> TOTPDevice | None:
+    """The player's confirmed authenticator, if two-factor sign-in is on."""
+    return TOTPDevice.objects.filter(user=user, confirmed=True).first()
+
+
+def two_factor_start(*, user) -> TOTPDevice:
+    """A fresh, unconfirmed authenticator secret to show as a QR code."""
+    TOTPDevice.objects.filter(user=user, confirmed=False).delete()
+    return TOTPDevice.objects.create(user=user, name="Authenticator", confirmed=False)
+
+
+def two_factor_confirm(*, user, code: str) -> list[str]:
+    """Turn two-factor on once the app's first code matches; returns the recovery codes."""
+    with transaction.atomic():
+        device = TOTPDevice.objects.select_for_update().filter(user=user, confirmed=False).first()
+        if device is None:
+            raise ValidationError("Start again: scan a new QR code.")
+        if not _device_verify(device, code):
+            raise ValidationError(TWO_FACTOR_WRONG)
+        TOTPDevice.objects.filter(user=user, confirmed=True).delete()
+        device.confirmed = True
+        device.save()
+        StaticDevice.objects.filter(user=user).delete()
+        recovery = StaticDevice.objects.create(user=user, name="Recovery codes")
+        codes = [StaticToken.random_token() for _ in range(RECOVERY_CODES)]
+        recovery.token_set.bulk_create([StaticToken(device=recovery, token=c) for c in codes])
+    return codes
+
+
+TWO_FACTOR_WRONG = "That code is not right (or was used already)."
+TWO_FACTOR_THROTTLED = "Too many wrong codes: wait %(seconds)s seconds and try again."
+
+
+def _device_verify(device, code: str) -> bool:
+    """django-otp's check, with its throttle (each failure doubles the wait)."""
+    allowed, details = device.verify_is_allowed()
+    if not allowed:
+        wait = 1
+        if details and details.get("locked_until"):
+            wait = max(1, int((details["locked_until"] - timezone.now()).total_seconds()))
+        raise ValidationError(TWO_FACTOR_THROTTLED, params={"seconds": wait}, code="throttled")
+    return device.verify_token(code.replace(" ", "").strip())
+
+
+def two_factor_verify(*, user, code: str):
+    """The device that accepts ``code`` (the app's code or a recovery code), or ValidationError."""
+    code = (code or "").replace(" ", "").strip()
+    if not code:
+        raise ValidationError("Enter the code from your authenticator app or a recovery code.")
+    totp = two_factor_device(user)
+    if totp is None:
+        raise ValidationError("Two-factor sign-in is off for this account.")
+    if code.isdigit():
+        if _device_verify(totp, code):
+            return totp
+    else:
+        for device in StaticDevice.objects.filter(user=user):
+            if _device_verify(device, code):
+                return device
+        # A wrong recovery code costs the authenticator's throttle too.
+        totp.throttle_increment()
+    raise ValidationError(TWO_FACTOR_WRONG)
+
+
+def two_factor_disable(*, user, password: str, code: str) -> None:
+    """Turn two-factor off: needs the password and a current code."""
+    if not user.check_password(password):
+        raise ValidationError({"password": ["That is not your password."]})
+    try:
+        two_factor_verify(user=user, code=code)
+    except ValidationError as error:
+        raise ValidationError({"code": error.messages}) from None
+    TOTPDevice.objects.filter(user=user).delete()
+    StaticDevice.objects.filter(user=user).delete()
+
+
+# --------------------------------------------------------------------------- closing
+
+
+def account_close(*, user, password: str, code: str = "") -> User:
+    """Close the account for good, or raise ValidationError and change nothing.
+
+    The name stays (history reads right, nobody can take it); the address, password,
+    preferences, authenticators and sessions go. Open tables and challenges are cancelled,
+    running games resigned, upcoming and running tournaments left, and the account
+    drops off the leaderboards (inactive).
+    """
+    from games import services as game_services
+    from games.models import Game
+    from tournaments import services as tournament_services
+    from tournaments.models import Tournament
+
+    if not user.check_password(password):
+        raise ValidationError({"password": ["That is not your password."]})
+    if two_factor_device(user) is not None:
+        try:
+            two_factor_verify(user=user, code=code)
+        except ValidationError as error:
+            raise ValidationError({"code": error.messages}) from None
+
+    open_tables = Game.objects.filter(
+        Q(seats__user=user) | Q(invited=user) | Q(created_by=user), status=Game.Status.OPEN
+    ).distinct()
+    for game_id in list(open_tables.values_list("pk", flat=True)):
+        with contextlib.suppress(game_services.Refused):
+            game_services.table_leave(game_id=game_id, user=user)
+    running = Game.objects.filter(
+        seats__user=user, seats__forfeit="", status=Game.Status.ACTIVE
+    ).distinct()
+    for game_id in list(running.values_list("pk", flat=True)):
+        with contextlib.suppress(game_services.Refused):
+            game_services.game_resign(game_id=game_id, user=user)
+
+    entered = user.tournament_entries.filter(
+        withdrawn_at__isnull=True,
+        tournament__status__in=[Tournament.Status.UPCOMING, Tournament.Status.RUNNING],
+    )
+    for tournament_id in list(entered.values_list("tournament_id", flat=True)):
+        with contextlib.suppress(ValidationError), transaction.atomic():
+            tournament_services.tournament_withdraw(tournament_id=tournament_id, user=user)
+
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user.pk)
+        user.email = ""
+        user.first_name = user.last_name = ""
+        user.set_unusable_password()
+        user.is_active = False
+        user.closed_at = timezone.now()
+        user.save()
+        Preferences.objects.filter(user=user).delete()
+        TOTPDevice.objects.filter(user=user).delete()
+        StaticDevice.objects.filter(user=user).delete()
+        _sessions_end(user)
+    return user
+
+
+def _sessions_end(user) -> None:
+    """End every session signed in as ``user`` (database sessions hold the user id)."""
+    from django.contrib.auth import SESSION_KEY
+    from django.contrib.sessions.models import Session
+
+    doomed = []
+    for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator():
+        if session.get_decoded().get(SESSION_KEY) == str(user.pk):
+            doomed.append(session.pk)
+    Session.objects.filter(pk__in=doomed).delete()

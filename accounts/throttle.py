@@ -60,3 +60,27 @@ def registration_record(*, address: str) -> None:
         cache.incr(key)
     except ValueError:
         cache.set(key, 1, timeout=settings.REGISTRATION_WINDOW)
+
+
+def _reset_key(email: str) -> str:
+    digest = hashlib.sha256(email.strip().lower().encode()).hexdigest()
+    return f"password-reset-requests:{digest}"
+
+
+def password_reset_allowed(*, email: str) -> bool:
+    """Count one reset request for this address; False once over the limit in the window.
+
+    Every address counts alike, registered or not, so the answer reveals nothing.
+    """
+    key = _reset_key(email)
+    cache.add(key, 0, timeout=settings.PASSWORD_RESET_WINDOW)
+    try:
+        count = cache.incr(key)
+    except ValueError:
+        cache.set(key, 1, timeout=settings.PASSWORD_RESET_WINDOW)
+        count = 1
+    return count <= settings.PASSWORD_RESET_LIMIT
+
+
+def password_reset_window_minutes() -> int:
+    return max(1, round(settings.PASSWORD_RESET_WINDOW / 60))

@@ -1,14 +1,42 @@
-"""Account pages: register, log in/out, change password, public profiles."""
+"""Account pages: register, log in/out, passwords, settings, two-factor, closing, profiles."""
 
+import json
+import time
+
+import django_otp
+import segno
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.template.loader import render_to_string
+from django.urls import reverse, reverse_lazy
+from django.views.decorators.http import require_http_methods
 
 from accounts import selectors, services, throttle
-from accounts.forms import BoundedPasswordChangeForm, LoginForm, RegistrationForm
+from accounts.forms import (
+    BoundedPasswordChangeForm,
+    BoundedSetPasswordForm,
+    EmailChangeForm,
+    LoginForm,
+    PasswordAndCodeForm,
+    PreferencesForm,
+    RegistrationForm,
+    ThrottledPasswordResetForm,
+    TwoFactorCodeForm,
+)
+from accounts.models import User
+
+# The password is right, the code still to come: who, how, and since when (session keys).
+PENDING_USER = "two_factor_user"
+PENDING_BACKEND = "two_factor_backend"
+PENDING_SINCE = "two_factor_since"
+PENDING_NEXT = "two_factor_next"
+PENDING_SECONDS = 300
 
 
 def register(request):
@@ -42,8 +70,52 @@ def register(request):
 
 
 class LoginView(auth_views.LoginView):
+    """Password first; with two-factor on, the code page comes before the session does."""
+
     form_class = LoginForm
     redirect_authenticated_user = True
+
+    def form_valid(self, form):
+        user = form.get_user()
+        if services.two_factor_device(user) is None:
+            return super().form_valid(form)
+        self.request.session.cycle_key()
+        self.request.session[PENDING_USER] = user.pk
+        self.request.session[PENDING_BACKEND] = user.backend
+        self.request.session[PENDING_SINCE] = time.time()
+        self.request.session[PENDING_NEXT] = self.get_redirect_url()
+        return redirect("accounts:login_code")
+
+
+def _pending_user(request) -> User | None:
+    since = request.session.get(PENDING_SINCE, 0)
+    if time.time() - since > PENDING_SECONDS:
+        return None
+    return User.objects.filter(pk=request.session.get(PENDING_USER), is_active=True).first()
+
+
+def login_code(request):
+    """The second step of signing in: the authenticator's code or a recovery code."""
+    user = _pending_user(request)
+    if user is None:
+        messages.info(request, "Sign in with your password first.")
+        return redirect("accounts:login")
+    form = TwoFactorCodeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            device = services.two_factor_verify(user=user, code=form.cleaned_data["code"])
+        except ValidationError as error:
+            form.add_error("code", error)
+        else:
+            next_url = request.session.get(PENDING_NEXT) or reverse("home")
+            backend = request.session.get(PENDING_BACKEND)
+            for key in (PENDING_USER, PENDING_BACKEND, PENDING_SINCE, PENDING_NEXT):
+                request.session.pop(key, None)
+            login(request, user, backend=backend)
+            django_otp.login(request, device)
+            return redirect(next_url)
+    status = 400 if form.errors else 200
+    return render(request, "registration/login_code.html", {"form": form}, status=status)
 
 
 class PasswordChangeView(auth_views.PasswordChangeView):
@@ -54,9 +126,222 @@ class PasswordChangeView(auth_views.PasswordChangeView):
         return reverse("accounts:profile", args=[self.request.user.username])
 
 
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset request: the same answer whether or not the address has an account."""
+
+    form_class = ThrottledPasswordResetForm
+    email_template_name = "registration/password_reset_email.txt"
+    subject_template_name = "registration/password_reset_subject.txt"
+    success_url = reverse_lazy("accounts:password_reset_done")
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's token check: expired after PASSWORD_RESET_TIMEOUT, void once used."""
+
+    form_class = BoundedSetPasswordForm
+    success_url = reverse_lazy("accounts:password_reset_complete")
+
+
+def _wants_json(request) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+@require_http_methods(["GET", "POST"])
+def account_settings(request):
+    """Preferences for everyone (visitors keep theirs in the browser) and account entries."""
+    prefs = selectors.preferences_of(user=request.user)
+    form = PreferencesForm(instance=prefs)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            error = "Sign in to save preferences on the server; visitors keep them in the browser."
+            if _wants_json(request):
+                return JsonResponse({"ok": False, "errors": {"__all__": [error]}}, status=403)
+            return redirect(f"{reverse('accounts:login')}?next={request.path}")
+        if request.content_type == "application/json":
+            try:
+                changes = json.loads(request.body or b"{}")
+            except ValueError:
+                changes = None
+            if not isinstance(changes, dict):
+                return JsonResponse(
+                    {"ok": False, "errors": {"__all__": ["Send a JSON object."]}}, status=400
+                )
+        else:
+            changes = {name: request.POST.get(name, "") for name in prefs.FIELDS}
+        try:
+            prefs = services.preferences_save(user=request.user, changes=changes)
+        except ValidationError as error:
+            if _wants_json(request):
+                return JsonResponse({"ok": False, "errors": error.message_dict}, status=400)
+            form = PreferencesForm(request.POST, instance=prefs)
+            form.is_valid()
+            for field, errors in error.message_dict.items():
+                form.add_error(None if field == "__all__" else field, errors)
+        else:
+            if _wants_json(request):
+                return JsonResponse({"ok": True, "prefs": prefs.as_dict()})
+            messages.success(request, "Your settings were saved.")
+            return redirect("accounts:settings")
+    context = {
+        "form": form,
+        "two_factor_on": request.user.is_authenticated
+        and services.two_factor_device(request.user) is not None,
+    }
+    status = 400 if form.errors else 200
+    return render(request, "accounts/settings.html", context, status=status)
+
+
+@login_required
+def email_change(request):
+    """Ask for a new address; it takes effect from the link sent to it."""
+    form = EmailChangeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        if not request.user.check_password(form.cleaned_data["password"]):
+            form.add_error("password", "That is not your password.")
+        else:
+            try:
+                token = services.email_change_token(
+                    user=request.user, new_email=form.cleaned_data["email"]
+                )
+            except ValidationError as error:
+                form.add_error(None, error)
+            else:
+                link = request.build_absolute_uri(reverse("accounts:email_confirm", args=[token]))
+                body = render_to_string(
+                    "accounts/email_change_email.txt",
+                    {"user": request.user, "link": link, "hours": _email_change_hours()},
+                )
+                send_mail(
+                    "Confirm your new address for Topiary Online",
+                    body,
+                    None,
+                    [form.cleaned_data["email"]],
+                )
+                messages.success(
+                    request,
+                    f"We sent a link to {form.cleaned_data['email']}. Your address changes "
+                    "when you follow it.",
+                )
+                return redirect("accounts:settings")
+    status = 400 if form.errors else 200
+    return render(request, "accounts/email_change.html", {"form": form}, status=status)
+
+
+def _email_change_hours() -> int:
+    from django.conf import settings
+
+    return max(1, round(settings.EMAIL_CHANGE_TIMEOUT / 3600))
+
+
+def email_confirm(request, token: str):
+    """Follow the link from the new address: the change takes effect once."""
+    try:
+        user = services.email_change_confirm(token=token)
+    except ValidationError as error:
+        return render(
+            request, "accounts/email_confirm.html", {"errors": error.messages}, status=400
+        )
+    return render(request, "accounts/email_confirm.html", {"confirmed_email": user.email})
+
+
+@login_required
+def two_factor(request):
+    """Turn two-factor sign-in on (QR code, first code, recovery codes) or off."""
+    user = request.user
+    if services.two_factor_device(user) is not None:
+        form = PasswordAndCodeForm(request.POST or None)
+        form.fields["code"].required = True
+        if request.method == "POST" and form.is_valid():
+            try:
+                services.two_factor_disable(
+                    user=user,
+                    password=form.cleaned_data["password"],
+                    code=form.cleaned_data["code"],
+                )
+            except ValidationError as error:
+                for field, errors in error.message_dict.items():
+                    form.add_error(field if field in form.fields else None, errors)
+            else:
+                messages.success(request, "Two-factor sign-in is off.")
+                return redirect("accounts:settings")
+        status = 400 if form.errors else 200
+        return render(
+            request, "accounts/two_factor.html", {"enabled": True, "form": form}, status=status
+        )
+
+    form = TwoFactorCodeForm(request.POST or None)
+    form.fields["code"].help_text = "The 6 digits the app shows for Topiary Online now."
+    if request.method == "POST" and form.is_valid():
+        try:
+            codes = services.two_factor_confirm(user=user, code=form.cleaned_data["code"])
+        except ValidationError as error:
+            form.add_error("code", error)
+        else:
+            return render(request, "accounts/two_factor_codes.html", {"codes": codes})
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    device = TOTPDevice.objects.filter(user=user, confirmed=False).first()
+    if request.method == "GET" or device is None:
+        device = services.two_factor_start(user=user)
+    qr = segno.make(device.config_url, error="m")
+    context = {
+        "enabled": False,
+        "form": form,
+        "qr_svg": qr.svg_inline(scale=5, dark="#1b2a1b", light="#ffffff"),
+        "secret": _base32(device.bin_key),
+    }
+    status = 400 if form.errors else 200
+    return render(request, "accounts/two_factor.html", context, status=status)
+
+
+def _base32(key: bytes) -> str:
+    import base64
+
+    text = base64.b32encode(key).decode().rstrip("=")
+    return " ".join(text[i : i + 4] for i in range(0, len(text), 4))
+
+
+@login_required
+def account_close(request):
+    """Close the account for good, after the password (and code)."""
+    two_factor_on = services.two_factor_device(request.user) is not None
+    form = PasswordAndCodeForm(request.POST or None)
+    if two_factor_on:
+        form.fields["code"].required = True
+    else:
+        del form.fields["code"]
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.account_close(
+                user=request.user,
+                password=form.cleaned_data["password"],
+                code=form.cleaned_data.get("code", ""),
+            )
+        except ValidationError as error:
+            for field, errors in error.message_dict.items():
+                form.add_error(field if field in form.fields else None, errors)
+        else:
+            logout(request)
+            messages.info(request, "Your account is closed. Thank you for playing.")
+            return redirect("home")
+    status = 400 if form.errors else 200
+    return render(request, "accounts/close.html", {"form": form}, status=status)
+
+
+@login_required
+def data_export(request):
+    """Download everything the player made here as one zip."""
+    response = HttpResponse(
+        selectors.export_archive(user=request.user), content_type="application/zip"
+    )
+    filename = f"topiary-{request.user.username}.zip"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
 def profile(request, username: str):
     """A player's public page; the other apps add their panels to it."""
-    profile_user = selectors.user_by_username(username=username)
+    profile_user = selectors.profile_user_by_username(username=username)
     if profile_user.username != username:
         return redirect("accounts:profile", username=profile_user.username, permanent=True)
     return render(request, "accounts/profile.html", {"profile_user": profile_user})

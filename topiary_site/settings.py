@@ -14,12 +14,16 @@ secure, HSTS is on) and ``ALLOWED_HOSTS``; ``CSRF_TRUSTED_ORIGINS``,
 ``SQLITE_PATH``, ``LOGIN_FAILURE_LIMIT``, ``LOGIN_FAILURE_WINDOW`` (seconds),
 ``REGISTRATION_LIMIT``, ``REGISTRATION_WINDOW`` and ``LOG_LEVEL`` tune the rest
 (README.md, "Configuration").
+
+E-mail: ``EMAIL_URL`` (``smtp://user:pass@host:587?tls=1``, ``?ssl=1`` for implicit TLS)
+sends through SMTP and ``DEFAULT_FROM_EMAIL`` is the sender; without it every message
+is written to a file in ``EMAIL_FILE_PATH`` (default ``var/mail/``).
 """
 
 import os
 import tempfile
 from pathlib import Path
-from urllib.parse import unquote, urlparse
+from urllib.parse import parse_qs, unquote, urlparse
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -68,6 +72,25 @@ def database_from_url(url: str) -> dict:
     }
 
 
+def email_from_url(url: str) -> dict:
+    """Django's EMAIL_* settings for an ``smtp://user:pass@host:port?tls=1`` URL."""
+    parts = urlparse(url)
+    if parts.scheme not in {"smtp", "smtps"}:
+        raise ValueError(f"EMAIL_URL: unsupported scheme {parts.scheme!r}")
+    query = {key: values[-1] for key, values in parse_qs(parts.query).items()}
+    use_ssl = parts.scheme == "smtps" or query.get("ssl", "") in {"1", "true", "yes"}
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": parts.hostname or "localhost",
+        "EMAIL_PORT": parts.port or (465 if use_ssl else 25),
+        "EMAIL_HOST_USER": unquote(parts.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+        "EMAIL_USE_TLS": query.get("tls", "") in {"1", "true", "yes"},
+        "EMAIL_USE_SSL": use_ssl,
+        "EMAIL_TIMEOUT": int(query.get("timeout", "10")),
+    }
+
+
 DEBUG = env_bool("DEBUG", default=not env("SECRET_KEY"))
 SECRET_KEY = env("SECRET_KEY") or "django-insecure-embedded-default-key-for-development-only"
 if not DEBUG and not env("SECRET_KEY"):
@@ -85,6 +108,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     *LOCAL_APPS,
 ]
 
@@ -113,6 +139,25 @@ LOGIN_FAILURE_WINDOW = int(env("LOGIN_FAILURE_WINDOW", "900"))
 # Accounts that may be opened from one address within the window (seconds).
 REGISTRATION_LIMIT = int(env("REGISTRATION_LIMIT", "5"))
 REGISTRATION_WINDOW = int(env("REGISTRATION_WINDOW", "3600"))
+# Password reset links last this many seconds; requests per e-mail address are limited
+# to PASSWORD_RESET_LIMIT within PASSWORD_RESET_WINDOW seconds.
+PASSWORD_RESET_TIMEOUT = int(env("PASSWORD_RESET_TIMEOUT", str(60 * 60 * 3)))
+PASSWORD_RESET_LIMIT = int(env("PASSWORD_RESET_LIMIT", "3"))
+PASSWORD_RESET_WINDOW = int(env("PASSWORD_RESET_WINDOW", "3600"))
+# A link confirming a new e-mail address lasts this many seconds.
+EMAIL_CHANGE_TIMEOUT = int(env("EMAIL_CHANGE_TIMEOUT", str(60 * 60 * 24)))
+# Two-factor codes: django-otp makes each wrong code double the wait (10 s, 20 s, ...).
+OTP_TOTP_ISSUER = "Topiary Online"
+
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "Topiary Online <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+EMAIL_URL = env("EMAIL_URL")
+if EMAIL_URL:
+    globals().update(email_from_url(EMAIL_URL))
+else:
+    # The embedded default: each message is a file a developer can open.
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    EMAIL_FILE_PATH = env("EMAIL_FILE_PATH") or str(BASE_DIR / "var" / "mail")
 
 TEMPLATES = [
     {
@@ -124,6 +169,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "accounts.context_processors.preferences",
             ],
         },
     },
