@@ -90,7 +90,7 @@ def one_game(args: tuple) -> dict:
     strong_seconds = [
         seconds
         for seconds, seat in zip(played.seconds, played.movers, strict=True)
-        if seat_levels[seat] == "strong"
+        if seat_levels[seat].removeprefix(old_engine.OLD_PREFIX) == "strong"
     ]
     return {
         "wins": {seated[s]: 1 / len(winners) for s in winners},

@@ -64,6 +64,8 @@ EXPLORATION = 0.5
 #: Progressive widening: root moves searched after n iterations (greedy order).
 WIDEN_BASE = 6
 WIDEN_PER_SQRT = 1.0
+#: A take's plant bandit opens its k-th plant (k >= 2) after (k - 1)^2 times this many deals.
+PLANT_WIDEN_EVERY = 4
 #: Topiary reward: the margin term is 1 / (1 + exp(-margin / MARGIN_SCALE)).
 MARGIN_SCALE = 6.0
 #: Wizards' Garden: where a move code's harvested lines start; value of a won game (in
@@ -495,23 +497,27 @@ def _plant_order(garden, lines_of_mine, cell: int, took: int, hand) -> list[int]
 
 
 class _PlantBandit:
-    """UCB1 over the plants of one take once the taken tile is known: each plant is tried
-    once in prior order, then the best upper bound."""
+    """UCB1 over the plants of one take once the taken tile is known, widened slowly in
+    prior order: most (take, tile) pairs are dealt only a few times, and trying every plant
+    once would fill the take's value with plants a player would not choose."""
 
-    __slots__ = ("means", "order", "total", "visits")
+    __slots__ = ("means", "opened", "order", "total", "visits")
 
     def __init__(self, order: list[int]):
         self.order = order
         self.visits = [0] * len(order)
         self.means = [0.0] * len(order)
         self.total = 0
+        self.opened = 0
 
     def select(self) -> int:
-        if self.total < len(self.order):
-            return self.order[self.total]
+        width = min(len(self.order), 1 + int(math.sqrt(self.total / PLANT_WIDEN_EVERY)))
+        if self.opened < width:
+            self.opened += 1
+            return self.order[self.opened - 1]
         c = EXPLORATION * math.sqrt(math.log(self.total))
-        scores = [m + c / math.sqrt(v) for m, v in zip(self.means, self.visits, strict=True)]
-        return scores.index(max(scores))
+        opened = self.order[:width]
+        return max(opened, key=lambda i: self.means[i] + c / math.sqrt(self.visits[i]))
 
     def update(self, plant: int, reward: float) -> None:
         self.visits[plant] += 1

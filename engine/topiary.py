@@ -2,9 +2,9 @@
 
     state = new_game(Options(players=2), seed=1)
     state.legal_moves()              # ['a1:E', 'a1:E a1=*', 'a1:E a1=H2', ...]
-    state = state.apply("c5:S c4=*")
-    state.apply("c5:S c4")           # or in two steps, as at the table: the take step ...
-    pending.apply("=R3")             # ... then the plant step (see ``State.legal_steps``)
+    state = state.apply("c5:S c4=*")  # a whole move; or, as at the table, in two steps:
+    pending = state.apply("b5:S b4")  # the take step: b4's tile is in the mover's hand now
+    state = pending.apply("=R3")      # the plant step (``legal_steps()`` lists the steps)
     state.view(0).to_json()          # what seat 0 may know
     state.score()                    # NOTATION.md's score JSON
 
