@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint bench venv
+.PHONY: run test lint bench bench-live venv
 
 $(BIN)/.installed: requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,3 +33,8 @@ lint: venv
 
 bench: venv
 	$(BIN)/python -m bench
+
+# Live play under load (issue 12): daphne + workers + beat on PostgreSQL/Redis, production
+# settings; see bench/live_load.py for BENCH_DATABASE_URL / BENCH_REDIS_URL.
+bench-live: venv
+	$(BIN)/python bench/live_load.py --games 10 50

@@ -1,7 +1,9 @@
-"""Login throttling: a counter of failed logins per (username, address) in the cache.
+"""Throttles kept as counters in the cache.
 
-After ``LOGIN_FAILURE_LIMIT`` failures within ``LOGIN_FAILURE_WINDOW`` seconds the
-pair is refused, even with the right password, until the window ends.
+Logins: after ``LOGIN_FAILURE_LIMIT`` failures within ``LOGIN_FAILURE_WINDOW`` seconds
+the (username, address) pair is refused, even with the right password, until the
+window ends. Registrations: at most ``REGISTRATION_LIMIT`` new accounts per address
+within ``REGISTRATION_WINDOW`` seconds.
 """
 
 import hashlib
@@ -39,3 +41,22 @@ def login_failures_clear(*, username: str, address: str) -> None:
 def window_minutes() -> int:
     """The throttling window in whole minutes, for messages."""
     return max(1, round(settings.LOGIN_FAILURE_WINDOW / 60))
+
+
+def _registration_key(address: str) -> str:
+    return f"registrations:{hashlib.sha256(address.encode()).hexdigest()}"
+
+
+def registration_blocked(*, address: str) -> bool:
+    """True while this address has opened as many accounts as the window allows."""
+    return cache.get(_registration_key(address), 0) >= settings.REGISTRATION_LIMIT
+
+
+def registration_record(*, address: str) -> None:
+    """Count one account opened from ``address``; the window starts with the first."""
+    key = _registration_key(address)
+    cache.add(key, 0, timeout=settings.REGISTRATION_WINDOW)
+    try:
+        cache.incr(key)
+    except ValueError:
+        cache.set(key, 1, timeout=settings.REGISTRATION_WINDOW)

@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from accounts import selectors, services
+from accounts import selectors, services, throttle
 from accounts.forms import BoundedPasswordChangeForm, LoginForm, RegistrationForm
 
 
@@ -16,6 +16,13 @@ def register(request):
     if request.user.is_authenticated:
         return redirect("home")
     form = RegistrationForm(request.POST or None)
+    address = request.META.get("REMOTE_ADDR", "")
+    if request.method == "POST" and throttle.registration_blocked(address=address):
+        form.is_valid()
+        form.add_error(
+            None, "Too many accounts were opened from your address. Try again in an hour."
+        )
+        return render(request, "accounts/register.html", {"form": form}, status=429)
     if request.method == "POST" and form.is_valid():
         try:
             user = services.user_register(
@@ -26,6 +33,7 @@ def register(request):
         except ValidationError as error:
             form.add_error(None, error)
         else:
+            throttle.registration_record(address=address)
             login(request, user, backend="accounts.backends.PlayerBackend")
             messages.success(request, f"Welcome to Topiary Online, {user.username}!")
             return redirect("accounts:profile", username=user.username)

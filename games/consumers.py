@@ -6,15 +6,40 @@ so every frame it receives was built from that viewer's own engine view.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import functools
+import logging
+import time
+from collections import Counter, deque
+from concurrent.futures import ThreadPoolExecutor
+
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 
 from games import live, selectors, services
 from games.models import Game
 from games.services import Refused
 
+#: Socket work on the database runs on the executor's threads, several at once. Channels'
+#: default (thread-sensitive) runs every socket's database work of the process on one
+#: thread, which capped a daphne process at one core's worth of moves. Each call is a
+#: whole unit (a move locks its game row itself) and sockets share nothing in memory.
+#: Their own bounded pool of threads (settings.SOCKET_DB_THREADS), so that with the HTTP
+#: bound (topiary_site.limits) they always fit in the database connection pool.
+_db_threads = ThreadPoolExecutor(settings.SOCKET_DB_THREADS, thread_name_prefix="socket-db")
+db = functools.partial(database_sync_to_async, thread_sensitive=False, executor=_db_threads)
+
+log = logging.getLogger(__name__)
+
 #: Socket close code when the game does not exist.
 CLOSE_NO_GAME = 4404
+#: Socket close code for a socket over a limit: messages per window, or sockets per user.
+CLOSE_TOO_MANY = 4429
+
+#: Open game and lobby sockets of each signed-in user in this server process.
+_sockets_open: Counter = Counter()
 
 ACTIONS = {
     "move": lambda game_id, user, message: services.move_play(
@@ -36,13 +61,14 @@ ACTIONS = {
 }
 
 
-def _seat_for(game_id: int, user) -> tuple[bool, int | None]:
+def _seat_for(game_id: int, user) -> tuple[bool, int | None, int]:
+    """(the game exists, the user's seat index or None, how many seats the game has)."""
     try:
         _, seats = selectors.game_with_seats(game_id)
     except Game.DoesNotExist:
-        return False, None
+        return False, None, 0
     seat = selectors.seat_of(seats, user)
-    return True, None if seat is None else seat.index
+    return True, None if seat is None else seat.index, len(seats)
 
 
 def _act(game_id: int, user, message: dict) -> dict | None:
@@ -61,38 +87,159 @@ def _act(game_id: int, user, message: dict) -> dict | None:
     return None
 
 
-def _presence(game_id: int, user, online: bool) -> None:
-    """Note the player's sign of life and tell every socket of the game."""
-    if not services.seat_seen(game_id=game_id, user=user):
-        return
-    game, seats = selectors.game_with_seats(game_id)
-    seat = selectors.seat_of(seats, user)
-    frame = {
-        "type": "presence",
-        "ply": game.ply,
-        "takebacks": game.takebacks,
-        "seat": seat.index,
-        "online": online,
-    }
-    for group in live.everyone_groups(game_id, len(seats)):
-        live.send(group, frame)
+def _game_counts(game_id: int) -> tuple[int | None, int]:
+    """The game's (ply, takebacks) now; (None, 0) if it is gone (a table left empty)."""
+    row = Game.objects.filter(pk=game_id).values_list("ply", "takebacks").first()
+    return row if row is not None else (None, 0)
 
 
-def _pong(game_id: int, user) -> dict:
+def _presence(game_id: int, user, online: bool, seat: int, seat_count: int) -> tuple:
+    """Note the player's sign of life and tell every socket of the game; (ply, takebacks).
+
+    The seat and the number of seats never change once the socket knows them, so only
+    the ply is read here: one update and one small read per sign of life.
+    """
+    still_seated = services.seat_seen(game_id=game_id, user=user)
+    ply, takebacks = _game_counts(game_id)
+    if still_seated and ply is not None:
+        frame = {
+            "type": "presence",
+            "ply": ply,
+            "takebacks": takebacks,
+            "seat": seat,
+            "online": online,
+        }
+        live.send_each(live.everyone_groups(game_id, seat_count), frame)
+    return ply, takebacks
+
+
+def _pong(game_id: int, user, seat: int | None, seat_count: int) -> dict:
     # A heartbeat also says "online" to everyone: another tab of this player may have closed.
-    _presence(game_id, user, True)
-    ply, takebacks = Game.objects.filter(pk=game_id).values_list("ply", "takebacks").first()
+    if seat is None:
+        ply, takebacks = _game_counts(game_id)
+    else:
+        ply, takebacks = _presence(game_id, user, True, seat, seat_count)
     return {"type": "pong", "ply": ply, "takebacks": takebacks}
 
 
-class GameConsumer(AsyncJsonWebsocketConsumer):
+def _bad_request(kind, reason: str) -> dict:
+    return {
+        "type": "refused",
+        "ply": None,
+        "request": kind if isinstance(kind, str) else None,
+        "code": "bad_request",
+        "reason": reason,
+    }
+
+
+def _snapshot_order(frame: dict) -> tuple[int, int]:
+    """How snapshots are ordered (PROTOCOL.md, "Keeping in step"): takebacks, then ply."""
+    return frame.get("takebacks") or 0, frame.get("ply") or 0
+
+
+class _Limits:
+    """A socket's limits: messages per window (like lichess's), sockets per user."""
+
+    def __init__(self):
+        self.times: deque[float] = deque()
+
+    def message_allowed(self) -> bool:
+        now = time.monotonic()
+        window = settings.SOCKET_MESSAGE_WINDOW
+        while self.times and self.times[0] <= now - window:
+            self.times.popleft()
+        self.times.append(now)
+        return len(self.times) <= settings.SOCKET_MESSAGE_LIMIT
+
+
+async def _refuse_and_close(consumer, request, code: str, reason: str) -> None:
+    consumer.closing = True
+    await consumer.send_json(
+        {"type": "refused", "ply": None, "request": request, "code": code, "reason": reason}
+    )
+    await consumer.close(code=CLOSE_TOO_MANY)
+
+
+def _socket_claim(consumer) -> bool:
+    """Count this socket against its user's cap; False if the user is at the cap."""
+    user = consumer.scope.get("user")
+    if user is None or not user.is_authenticated:
+        return True
+    if _sockets_open[user.pk] >= settings.SOCKETS_PER_USER:
+        return False
+    _sockets_open[user.pk] += 1
+    consumer.counted_user = user.pk
+    return True
+
+
+def _socket_release(consumer) -> None:
+    pk = getattr(consumer, "counted_user", None)
+    if pk is not None:
+        _sockets_open[pk] -= 1
+        if _sockets_open[pk] <= 0:
+            del _sockets_open[pk]
+        consumer.counted_user = None
+
+
+async def _membership_renew(consumer, group: str) -> None:
+    """Renew the socket's group membership well within the layer's group expiry.
+
+    Memberships expire (settings.CHANNEL_GROUP_EXPIRY) so that a socket whose
+    server died before it could leave its group stops being sent to; a live
+    socket renews its own for as long as it stays open.
+    """
+    every = max(1.0, settings.CHANNEL_GROUP_EXPIRY / 3)
+    while True:
+        await asyncio.sleep(every)
+        try:
+            await consumer.channel_layer.group_add(group, consumer.channel_name)
+        except Exception:  # a Redis blink: the next renewal tries again
+            log.warning("could not renew %s in group %s", consumer.channel_name, group)
+
+
+async def _membership_end(consumer, group: str) -> None:
+    """Leave the group; a failure only leaves an entry that expires on its own."""
+    renewal = getattr(consumer, "membership", None)
+    if renewal is not None:
+        renewal.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await renewal
+    try:
+        await consumer.channel_layer.group_discard(group, consumer.channel_name)
+    except Exception as error:
+        log.warning("could not leave group %s (%s); the entry expires", group, error)
+
+
+class _RenewingConsumer(AsyncJsonWebsocketConsumer):
+    """A consumer whose membership renewal ends with it, even if it ends by a crash."""
+
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            renewal = getattr(self, "membership", None)
+            if renewal is not None:
+                renewal.cancel()
+            _socket_release(self)
+
+
+class GameConsumer(_RenewingConsumer):
     """``/ws/game/<id>/``: a player's own view or the public view, live."""
 
     async def connect(self):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.user = self.scope.get("user")
-        exists, self.seat = await database_sync_to_async(_seat_for)(self.game_id, self.user)
+        self.limits = _Limits()
+        #: (takebacks, ply) of the newest snapshot this socket was sent.
+        self.sent = (-1, -1)
+        if not _socket_claim(self):
+            # Accept first: a close before the handshake is only an HTTP 403 to the client.
+            await self.accept()
+            await _refuse_and_close(self, None, "too_many_sockets", "too many open sockets")
+            return
+        exists, self.seat, self.seat_count = await db(_seat_for)(self.game_id, self.user)
         if not exists:
+            await self.accept()
             await self.close(code=CLOSE_NO_GAME)
             return
         if self.seat is None:
@@ -100,79 +247,102 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         else:
             self.group = live.seat_group(self.game_id, self.seat)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        self.membership = asyncio.create_task(_membership_renew(self, self.group))
         await self.accept()
         await self._send_state()
         if self.seat is not None:
-            await database_sync_to_async(_presence)(self.game_id, self.user, True)
+            await db(_presence)(self.game_id, self.user, True, self.seat, self.seat_count)
 
     async def disconnect(self, code):
+        _socket_release(self)
         if not hasattr(self, "group"):
             return
-        await self.channel_layer.group_discard(self.group, self.channel_name)
+        await _membership_end(self, self.group)
         if self.seat is not None:
-            await database_sync_to_async(_presence)(self.game_id, self.user, False)
+            await db(_presence)(self.game_id, self.user, False, self.seat, self.seat_count)
 
     async def _send_state(self):
-        frame = await database_sync_to_async(selectors.game_state_for)(self.game_id, self.user)
+        await self._send_snapshot(await db(selectors.game_state_for)(self.game_id, self.user))
+
+    async def _send_snapshot(self, frame: dict) -> None:
+        self.sent = max(self.sent, _snapshot_order(frame))
         await self.send_json(frame)
 
     async def receive_json(self, content, **kwargs):
         kind = content.get("type") if isinstance(content, dict) else None
-        if kind in ("hello", "resync"):
+        if not isinstance(kind, str):
+            await self.send_json(_bad_request(None, "a message needs a type (a string)"))
+        elif kind in ("hello", "resync"):
             await self._send_state()
         elif kind == "ping":
-            await self.send_json(await database_sync_to_async(_pong)(self.game_id, self.user))
+            pong = await db(_pong)(self.game_id, self.user, self.seat, self.seat_count)
+            if _snapshot_order(pong) > self.sent:
+                # The game moved on and this socket has not been sent it (a push still
+                # queued, or lost): send the snapshot first, so the pong is never newer
+                # than what the socket holds and a client need not resync on its own.
+                await self._send_state()
+            await self.send_json(pong)
         elif kind in ACTIONS:
-            refusal = await database_sync_to_async(_act)(self.game_id, self.user, content)
+            refusal = await db(_act)(self.game_id, self.user, content)
             if refusal is not None:
                 await self.send_json(refusal)
         else:
-            await self.send_json(
-                {
-                    "type": "refused",
-                    "ply": None,
-                    "request": kind,
-                    "code": "bad_request",
-                    "reason": f"unknown message type {kind!r}",
-                }
-            )
+            await self.send_json(_bad_request(kind, f"unknown message type {kind!r}"))
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        if getattr(self, "closing", False):
+            return
+        if not self.limits.message_allowed():
+            await _refuse_and_close(
+                self, None, "rate_limited", "too many messages: slow down and reconnect"
+            )
+            return
         try:
             await super().receive(text_data=text_data, bytes_data=bytes_data, **kwargs)
         except ValueError:
-            await self.send_json(
-                {
-                    "type": "refused",
-                    "ply": None,
-                    "request": None,
-                    "code": "bad_request",
-                    "reason": "messages are JSON objects",
-                }
-            )
+            await self.send_json(_bad_request(None, "messages are JSON objects"))
 
     async def frame(self, event):
-        await self.send_json(event["frame"])
+        frame = event["frame"]
+        if frame.get("type") in ("state", "move", "takeback"):
+            await self._send_snapshot(frame)
+        else:
+            await self.send_json(frame)
 
 
-class LobbyConsumer(AsyncJsonWebsocketConsumer):
+class LobbyConsumer(_RenewingConsumer):
     """``/ws/lobby/``: the open tables this user may see, sent again whenever they change."""
 
     async def connect(self):
         self.user = self.scope.get("user")
+        self.limits = _Limits()
+        if not _socket_claim(self):
+            await self.accept()
+            await _refuse_and_close(self, None, "too_many_sockets", "too many open sockets")
+            return
         await self.channel_layer.group_add(live.LOBBY_GROUP, self.channel_name)
+        self.membership = asyncio.create_task(_membership_renew(self, live.LOBBY_GROUP))
         await self.accept()
         await self._send_tables()
 
     async def disconnect(self, code):
-        await self.channel_layer.group_discard(live.LOBBY_GROUP, self.channel_name)
+        _socket_release(self)
+        if hasattr(self, "membership"):
+            await _membership_end(self, live.LOBBY_GROUP)
 
     async def _send_tables(self):
-        tables = await database_sync_to_async(selectors.tables_open)(self.user)
+        tables = await db(selectors.tables_open)(self.user)
         await self.send_json({"type": "tables", "tables": tables})
 
     async def lobby_changed(self, event):
         await self._send_tables()
 
-    async def receive_json(self, content, **kwargs):
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        if getattr(self, "closing", False):
+            return
+        if not self.limits.message_allowed():
+            await _refuse_and_close(
+                self, None, "rate_limited", "too many messages: slow down and reconnect"
+            )
+            return
         await self._send_tables()

@@ -117,6 +117,42 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"{self.title} #{self.pk}"
 
+    #: JSON fields set once (at creation or at the deal) and never changed in place.
+    WRITE_ONCE_FIELDS = ("initial", "options")
+
+    def save(self, *args, **kwargs):
+        """Save; a full save of a loaded game leaves out write-once fields it did not replace.
+
+        A move saves the whole row, and rewriting the deal's JSON with it doubled
+        what each move wrote (the deal never changes once dealt).
+        """
+        loaded = self.__dict__.get("_loaded")
+        if (
+            loaded
+            and kwargs.get("update_fields") is None
+            and not self._state.adding
+            and not self.get_deferred_fields()
+        ):
+            unchanged = {name for name, value in loaded.items() if self.__dict__.get(name) is value}
+            if unchanged:
+                kwargs["update_fields"] = [
+                    field.name
+                    for field in self._meta.concrete_fields
+                    if not field.primary_key and field.name not in unchanged
+                ]
+        super().save(*args, **kwargs)
+        self.__dict__["_loaded"] = {
+            name: self.__dict__[name] for name in self.WRITE_ONCE_FIELDS if name in self.__dict__
+        }
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        game = super().from_db(db, field_names, values)
+        game.__dict__["_loaded"] = {
+            name: game.__dict__[name] for name in cls.WRITE_ONCE_FIELDS if name in game.__dict__
+        }
+        return game
+
     @property
     def definition(self):
         """The engine's descriptor of this game's kind (``engine.definition.GameDefinition``)."""
@@ -153,8 +189,17 @@ class Game(models.Model):
         return "untimed"
 
     def engine_state(self):
-        """The full engine state (hidden information included: server side only)."""
-        return self.engine.state_from_json(self.state)
+        """The full engine state (hidden information included: server side only).
+
+        Parsed once per stored state: a push builds a frame per seat and spectators
+        from it, and engine states are immutable, so they share one parse.
+        """
+        cached = self.__dict__.get("_engine_state")
+        if cached is not None and cached[0] is self.state:
+            return cached[1]
+        state = self.engine.state_from_json(self.state)
+        self.__dict__["_engine_state"] = (self.state, state)
+        return state
 
     @property
     def allows_takebacks(self) -> bool:

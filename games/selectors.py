@@ -198,6 +198,11 @@ def game_frames(game_id: int, kind: str = "state") -> list[tuple[str, dict]]:
         game, seats = game_with_seats(game_id)
     except Game.DoesNotExist:
         return []
+    return game_frames_of(game, seats, kind)
+
+
+def game_frames_of(game: Game, seats: list[Seat], kind: str = "state") -> list[tuple[str, dict]]:
+    """(group, frame) for every group of ``game`` as it stands in memory (just committed)."""
     viewers = [*range(len(seats)), None]
     groups = live.everyone_groups(game.pk, len(seats))
     return [

@@ -17,6 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -32,8 +33,14 @@ from games.thinking import bot_choose
 MOVE_MAX_LENGTH = 64
 #: The bot that plays a forfeited seat's remaining turns.
 STAND_IN_LEVEL = "greedy"
-#: A bot's turn older than this is queued again by the periodic sweep.
-BOT_OVERDUE = timedelta(seconds=20)
+#: A bot's turn older than this is queued again by the periodic sweep (every 5 s): a
+#: worker killed outright (kill -9) never hands its task back, so this bounds the wait.
+#: The strong bot thinks ~1 s; a turn still queued behind others is queued again at most
+#: once per BOT_REQUEUE_EVERY, and the ply check makes the spare task a no-op.
+BOT_OVERDUE = timedelta(seconds=5)
+BOT_REQUEUE_EVERY = 15
+#: A finished game still unscored after this is scored again by the sweep.
+SCORE_OVERDUE = timedelta(seconds=20)
 BOT_LEVELS = ("random", "greedy", "strong")
 
 
@@ -65,6 +72,8 @@ def _with_game(game_id: int, change: Callable[[Game, list[Seat]], Any]) -> Game:
             raise Refused("not_found", f"there is no game {game_id}") from None
         seats = list(game.seats.select_related("user").order_by("index"))
         outcome = change(game, seats)
+        # What was just written, for the push after the commit (no second read).
+        game.committed_seats = seats
     if isinstance(outcome, Refused):
         raise outcome
     return game
@@ -72,7 +81,9 @@ def _with_game(game_id: int, change: Callable[[Game, list[Seat]], Any]) -> Game:
 
 def _after_commit_game(game: Game, kind: str = "state") -> None:
     game_id = game.pk
-    transaction.on_commit(lambda: live.game_changed(game_id, kind))
+    transaction.on_commit(
+        lambda: live.game_changed(game_id, kind, game, getattr(game, "committed_seats", None))
+    )
 
 
 def _after_commit_lobby() -> None:
@@ -83,14 +94,15 @@ def _queue_bot(game: Game) -> None:
     from games.tasks import bot_move
 
     game_id, ply = game.pk, game.ply
-    transaction.on_commit(lambda: bot_move.delay(game_id, ply))
+    # robust: a broker blink must not fail the committed move; the sweep queues it again.
+    transaction.on_commit(lambda: bot_move.delay(game_id, ply), robust=True)
 
 
 def _queue_score(game: Game) -> None:
     from games.tasks import game_score as game_score_task
 
     game_id = game.pk
-    transaction.on_commit(lambda: game_score_task.delay(game_id))
+    transaction.on_commit(lambda: game_score_task.delay(game_id), robust=True)
 
 
 # --------------------------------------------------------------------------- creating tables
@@ -442,15 +454,17 @@ def _seat_forfeit(game: Game, seats: list[Seat], seat: Seat, forfeit: str, now) 
     _after_commit_game(game)
 
 
-def _game_end(game: Game, *, termination: str, now) -> None:
+def _game_end(game: Game, *, termination: str, now, kind: str = "state") -> None:
+    """Finish the game; ``kind`` is the frame that tells sockets (``move`` after a move)."""
     game.status = Game.Status.FINISHED
     game.finished_at = now
     game.termination = termination
     game.deadline = None
     game.bot_to_move = False
     game.save()
+    # Players hear of the end first; queueing the scoring (a broker round trip) follows.
+    _after_commit_game(game, kind)
     _queue_score(game)
-    _after_commit_game(game)
 
 
 def _seat_to_move_checked(game: Game, seats: list[Seat], user) -> tuple[Seat, Any]:
@@ -494,7 +508,7 @@ def _move_apply(game: Game, seats: list[Seat], seat: Seat, state, move: str, now
         seat.clock_ms = seat.clock_ms - spent + game.clock_increment * 1000
         seat.save(update_fields=["clock_ms"])
     if after.is_over:
-        _game_end(game, termination="normal", now=now)
+        _game_end(game, termination="normal", now=now, kind="move")
         return None
     _turn_begin(game, seats, after, now)
     game.save()
@@ -608,11 +622,16 @@ def games_sweep() -> dict:
             status=Game.Status.ACTIVE, bot_to_move=True, turn_started_at__lte=now - BOT_OVERDUE
         ).values_list("pk", "ply")
     )
+    overdue = [
+        (game_id, ply)
+        for game_id, ply in overdue
+        if cache.add(f"bot-requeued:{game_id}:{ply}", 1, timeout=BOT_REQUEUE_EVERY)
+    ]
     for game_id, ply in overdue:
         bot_move.delay(game_id, ply)
     unscored = list(
         Game.objects.filter(
-            status=Game.Status.FINISHED, record__isnull=True, finished_at__lte=now - BOT_OVERDUE
+            status=Game.Status.FINISHED, record__isnull=True, finished_at__lte=now - SCORE_OVERDUE
         ).values_list("pk", flat=True)
     )
     for game_id in unscored:

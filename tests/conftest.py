@@ -136,7 +136,7 @@ def asgi_server(server_env, server_logs):
 
 @pytest.fixture(scope="module")
 def celery_worker(server_env, server_logs):
-    """A real Celery worker process (the Procfile's ``worker``).
+    """The real Celery workers (the Procfile's ``worker`` and ``bots``).
 
     Per module: a worker left running would also pick up tasks that other
     modules' tests queue on purpose and expect to stay queued (a game left

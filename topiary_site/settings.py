@@ -8,8 +8,12 @@ the channel layer, the Celery broker and the cache to Redis.
 Production: set ``SECRET_KEY`` (DEBUG then defaults to off, cookies become
 secure, HSTS is on) and ``ALLOWED_HOSTS``; ``CSRF_TRUSTED_ORIGINS``,
 ``SECURE_SSL_REDIRECT``, ``SECURE_HSTS_SECONDS``, ``STATIC_ROOT``,
-``DATABASE_POOL_MAX``, ``SQLITE_PATH``, ``LOGIN_FAILURE_LIMIT``,
-``LOGIN_FAILURE_WINDOW`` (seconds) and ``LOG_LEVEL`` tune the rest.
+``DATABASE_POOL_MAX``, ``DATABASE_POOL_TIMEOUT``, ``HTTP_CONCURRENCY``,
+``SOCKET_DB_THREADS``, ``CHANNEL_GROUP_EXPIRY``, ``CHANNEL_REDIS_MAX_CONNECTIONS``,
+``SOCKET_MESSAGE_LIMIT``, ``SOCKET_MESSAGE_WINDOW``, ``SOCKETS_PER_USER``,
+``SQLITE_PATH``, ``LOGIN_FAILURE_LIMIT``, ``LOGIN_FAILURE_WINDOW`` (seconds),
+``REGISTRATION_LIMIT``, ``REGISTRATION_WINDOW`` and ``LOG_LEVEL`` tune the rest
+(README.md, "Configuration").
 """
 
 import os
@@ -51,7 +55,15 @@ def database_from_url(url: str) -> dict:
         "PASSWORD": unquote(parts.password or ""),
         "HOST": parts.hostname or "",
         "PORT": str(parts.port or ""),
-        "OPTIONS": {"pool": {"min_size": 1, "max_size": int(env("DATABASE_POOL_MAX", "10"))}},
+        "OPTIONS": {
+            "pool": {
+                "min_size": 1,
+                "max_size": int(env("DATABASE_POOL_MAX", "20")),
+                # A request that cannot get a connection fails after this instead of
+                # hanging with its socket for the pool's default 30 s.
+                "timeout": float(env("DATABASE_POOL_TIMEOUT", "10")),
+            }
+        },
         "TEST": {"NAME": env("DATABASE_TEST_NAME") or None},
     }
 
@@ -98,6 +110,9 @@ AUTHENTICATION_BACKENDS = ["accounts.backends.PlayerBackend"]
 # Failed logins allowed per (username, address) within the window before refusing.
 LOGIN_FAILURE_LIMIT = int(env("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_FAILURE_WINDOW = int(env("LOGIN_FAILURE_WINDOW", "900"))
+# Accounts that may be opened from one address within the window (seconds).
+REGISTRATION_LIMIT = int(env("REGISTRATION_LIMIT", "5"))
+REGISTRATION_WINDOW = int(env("REGISTRATION_WINDOW", "3600"))
 
 TEMPLATES = [
     {
@@ -133,12 +148,38 @@ else:
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+#: Seconds a socket's group membership lasts unless renewed. A live socket renews it
+#: every third of that (games.consumers), so a socket whose server died mid-disconnect
+#: drops out of its group within this time instead of lingering for channels_redis's day.
+CHANNEL_GROUP_EXPIRY = int(env("CHANNEL_GROUP_EXPIRY", "300"))
+#: Redis connections per process for the channel layer; when all are busy a caller
+#: waits (up to the pool timeout) instead of failing with MaxConnectionsError.
+CHANNEL_REDIS_MAX_CONNECTIONS = int(env("CHANNEL_REDIS_MAX_CONNECTIONS", "50"))
+
+
+def channel_layer_host(url: str) -> dict:
+    """channels_redis host options: reads outlast its 5 s blocking read (see channel_layer)."""
+    return {
+        "address": url,
+        # channels_redis blocks 5 s in BZPOPMIN; redis-py's default read timeout is also
+        # 5 s, and whichever fired first decided whether an idle socket died (1011).
+        "socket_timeout": 15,
+        "socket_connect_timeout": 5,
+        "max_connections": CHANNEL_REDIS_MAX_CONNECTIONS,
+        "timeout": 10,
+    }
+
+
 REDIS_URL = env("REDIS_URL")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": env("CHANNEL_PREFIX", "topiary")},
+            "BACKEND": "topiary_site.channel_layer.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [channel_layer_host(REDIS_URL)],
+                "prefix": env("CHANNEL_PREFIX", "topiary"),
+                "group_expiry": CHANNEL_GROUP_EXPIRY,
+            },
         }
     }
     CACHES = {
@@ -164,6 +205,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
+# Bot thinking has a queue (and a worker, the Procfile's "bots") of its own, so scoring,
+# clocks and tournaments never wait behind bots; everything else uses "celery".
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_ROUTES = {"games.tasks.bot_move": {"queue": "bots"}}
 # BEAT_INTERVALS ("entry=seconds,...") makes entries run every so many seconds (tests).
 CELERY_BEAT_SCHEDULE = beat.with_intervals(beat.collect(LOCAL_APPS), env("BEAT_INTERVALS"))
 CELERY_BEAT_SCHEDULE_FILENAME = env(
@@ -212,6 +257,19 @@ if not DEBUG:
     SECURE_HSTS_SECONDS = int(env("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
+
+# Limits of a websocket (docs/PROTOCOL.md, "Limits"): messages per window, like lichess's
+# ~100 per 20 s, and open sockets per signed-in user in one server process.
+SOCKET_MESSAGE_LIMIT = int(env("SOCKET_MESSAGE_LIMIT", "100"))
+SOCKET_MESSAGE_WINDOW = float(env("SOCKET_MESSAGE_WINDOW", "20"))
+SOCKETS_PER_USER = int(env("SOCKETS_PER_USER", "20"))
+
+# Requests running in Django at once per process (topiary_site.limits); each holds a
+# thread and a pooled database connection, the rest wait without either.
+HTTP_CONCURRENCY = int(env("HTTP_CONCURRENCY", "8"))
+# Threads for websocket database work per process (games.consumers). With
+# HTTP_CONCURRENCY they must fit in DATABASE_POOL_MAX, leaving a few for the rest.
+SOCKET_DB_THREADS = int(env("SOCKET_DB_THREADS", "8"))
 
 # Seconds the strong bot thinks per move (the budget engine.bots keeps within 10%).
 BOT_BUDGET = float(env("BOT_BUDGET") or 1.0)

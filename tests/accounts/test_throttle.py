@@ -4,6 +4,7 @@ import pytest
 from django.test import Client
 
 from accounts import services
+from accounts.models import User
 from tests.accounts.conftest import fresh_address
 
 pytestmark = pytest.mark.django_db
@@ -87,3 +88,27 @@ def test_unknown_usernames_are_throttled_too(client, limit):
     assert "Too many failed attempts to log in as nobody." in attempt(
         client, "wrong-guess-1", username="nobody"
     )
+
+
+def register(client: Client, name: str):
+    return client.post(
+        "/accounts/register/",
+        {
+            "username": name,
+            "email": f"{name}@example.com",
+            "password": PASSWORD,
+            "password_confirm": PASSWORD,
+        },
+    )
+
+
+def test_one_address_may_open_only_so_many_accounts_per_window(settings):
+    settings.REGISTRATION_LIMIT = 2
+    address = fresh_address()
+    for name in ("reg1", "reg2"):
+        assert register(Client(REMOTE_ADDR=address), name).status_code == 302
+    refused = register(Client(REMOTE_ADDR=address), "reg3")
+    assert refused.status_code == 429
+    assert "Too many accounts were opened from your address" in refused.content.decode()
+    assert not User.objects.filter(username="reg3").exists()
+    assert register(Client(REMOTE_ADDR=fresh_address()), "reg3").status_code == 302

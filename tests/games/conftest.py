@@ -5,10 +5,13 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from channels.layers import channel_layers
 
 from accounts.models import User
 from games import selectors, services
 from games.models import Game
+from tests.support.servers import free_port
+from topiary_site.settings import channel_layer_host
 
 _names = itertools.count(1)
 
@@ -65,3 +68,18 @@ def play_out(game: Game, players, pick=lambda moves, ply: moves[ply % len(moves)
             ply=frame["ply"],
             move=pick(frame["legal_moves"], frame["ply"]),
         )
+
+
+@pytest.fixture
+def unreachable_channel_layer(settings, redis_url):
+    """This process's channel layer pointed at a Redis address where nothing listens:
+    every push it makes fails, as when Redis is down."""
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "topiary_site.channel_layer.RedisChannelLayer",
+            "CONFIG": {"hosts": [channel_layer_host(f"redis://127.0.0.1:{free_port()}/0")]},
+        }
+    }
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()

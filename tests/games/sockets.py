@@ -88,7 +88,8 @@ class Socket:
         await self.comm.send_json_to(message)
 
     async def close(self) -> None:
-        await self.comm.disconnect()
+        # Daphne gives a closing consumer 10 s; the communicator would cancel it after 1 s.
+        await self.comm.disconnect(timeout=10)
 
 
 def latest_state(frames: list[dict]) -> dict:

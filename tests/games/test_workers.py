@@ -245,7 +245,8 @@ def _pool_children(worker) -> list[int]:
 
 def test_a_bot_task_whose_worker_process_dies_runs_again(celery_worker, make_player):
     human = make_player()
-    seen = len(celery_worker.log())
+    bots = celery_worker.bots
+    seen = len(bots.log())
     game = services.bot_game_create(
         user=human,
         kind="wizards_garden",
@@ -260,18 +261,18 @@ def test_a_bot_task_whose_worker_process_dies_runs_again(celery_worker, make_pla
         services.move_play(game_id=game.pk, user=human, ply=0, move=frame["legal_moves"][0])
     received = re.compile(r"Task games\.tasks\.bot_move\[([0-9a-f-]+)\] received")
     deadline = time.monotonic() + PATIENCE
-    while not (match := received.search(celery_worker.log()[seen:])):
+    while not (match := received.search(bots.log()[seen:])):
         assert time.monotonic() < deadline, "the worker never received the bot's task"
         time.sleep(0.02)
     # The strong bot thinks for its whole budget: kill the pool while it does.
-    for pid in _pool_children(celery_worker):
+    for pid in _pool_children(bots):
         os.kill(pid, signal.SIGKILL)
     task_id = match[1]
     done = re.compile(rf"Task games\.tasks\.bot_move\[{task_id}\] succeeded")
-    while not done.search(celery_worker.log()[seen:]):
+    while not done.search(bots.log()[seen:]):
         assert time.monotonic() < deadline, "the bot's task was not run again"
         time.sleep(0.1)
-    log = celery_worker.log()[seen:]
+    log = bots.log()[seen:]
     assert "WorkerLostError" in log
     assert len(re.findall(rf"bot_move\[{task_id}\] received", log)) == 2
     game.refresh_from_db()

@@ -73,8 +73,11 @@ def test_urls_switch_to_postgres_and_redis():
     assert (found["name"], found["user"], found["password"]) == ("topiary", "player", "p@ss")
     assert (found["host"], found["port"]) == ("db.example", "5433")
     assert found["options"]["pool"]["max_size"] >= 1
-    assert found["channels"] == "channels_redis.core.RedisChannelLayer"
-    assert found["channel_hosts"] == ["redis://cache.example:6380/3"]
+    assert found["channels"] == "topiary_site.channel_layer.RedisChannelLayer"
+    [host] = found["channel_hosts"]
+    assert host["address"] == "redis://cache.example:6380/3"
+    # Reads must outlast channels_redis's 5 s blocking read, or idle sockets die (1011).
+    assert host["socket_timeout"] > 5
     assert found["cache"] == "RedisCache"
     assert found["cache_location"] == "redis://cache.example:6380/3"
     assert found["broker"] == "redis://cache.example:6380/3"

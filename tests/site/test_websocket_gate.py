@@ -42,3 +42,17 @@ def test_a_foreign_or_missing_origin_is_refused_and_the_site_itself_is_let_in(as
     assert handshake(asgi_server, "/ws/lobby/", "https://evil.example", cookie) == 403
     assert handshake(asgi_server, "/ws/lobby/", None, cookie) == 403
     assert handshake(asgi_server, "/ws/lobby/", asgi_server, cookie) == 101
+
+
+def test_a_page_on_another_port_of_the_same_host_is_refused(asgi_server):
+    services.user_register(username="bruno", email="bruno@example.com", password=PASSWORD)
+    session = Session(asgi_server)
+    session.post("/accounts/login/", {"username": "bruno", "password": PASSWORD})
+    cookie = f"sessionid={session.cookie('sessionid')}"
+    address = urlparse(asgi_server)
+    other_port = address.port + 1 if address.port < 65535 else address.port - 1
+
+    assert handshake(asgi_server, "/ws/lobby/", f"http://127.0.0.1:{other_port}", cookie) == 403
+    assert handshake(asgi_server, "/ws/lobby/", "http://127.0.0.1", cookie) == 403
+    assert handshake(asgi_server, "/ws/lobby/", f"http://localhost:{address.port}", cookie) == 403
+    assert handshake(asgi_server, "/ws/lobby/", asgi_server, cookie) == 101

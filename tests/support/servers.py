@@ -128,11 +128,32 @@ def start_like_make_run(env: dict[str, str], log_dir: Path) -> tuple[Process, st
     return proc, f"http://127.0.0.1:{port}"
 
 
-def start_worker(env: dict[str, str], log_dir: Path) -> Process:
-    """Start a Celery ``worker`` and wait until it is consuming."""
-    proc = Process("worker", {**env, "PORT": str(free_port())}, log_dir)
-    proc.wait_for_log("ready.")
-    return proc
+class Workers:
+    """The Procfile's two Celery workers: ``worker`` (scoring, clocks, tournaments) and
+    ``bots`` (bot moves, on their own queue), started, stopped and killed together."""
+
+    def __init__(self, env: dict[str, str], log_dir: Path):
+        port = str(free_port())
+        self.worker = Process("worker", {**env, "PORT": port}, log_dir)
+        self.bots = Process("bots", {**env, "PORT": port}, log_dir)
+        self.worker.wait_for_log("ready.")
+        self.bots.wait_for_log("ready.")
+
+    def log(self) -> str:
+        """Both workers' output (each part only grows, so counts in it only grow)."""
+        return self.worker.log() + self.bots.log()
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 20) -> None:
+        self.worker.stop(sig, timeout)
+        self.bots.stop(sig, timeout)
+
+    def kill(self) -> None:
+        self.stop(signal.SIGKILL)
+
+
+def start_worker(env: dict[str, str], log_dir: Path) -> Workers:
+    """Start both Celery workers and wait until they are consuming."""
+    return Workers(env, log_dir)
 
 
 def start_beat(env: dict[str, str], log_dir: Path) -> Process:

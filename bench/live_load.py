@@ -1,0 +1,524 @@
+"""Live play under load: move round trips, moves/s and server CPU per move (issue 12).
+
+``python bench/live_load.py --games 10 50`` (``make bench-live``) starts the Procfile's
+web (daphne), worker(s) and beat with production settings (DEBUG off, SECRET_KEY,
+ALLOWED_HOSTS) on PostgreSQL and Redis, creates N 2-player Topiary games through the
+ORM, and drives them with websocket clients written from docs/PROTOCOL.md: each player
+thinks 0.3 s, sends its move and waits for the ``move`` frame. In the same run a bare
+``websockets`` echo server is driven with the same pattern (a pair of sockets per
+game, each message sent to both) as the floor of what the machine can do.
+
+Reported per size: move round trip p50/p99 (send to the mover's own ``move`` frame),
+moves/s, server CPU per move (daphne + the PostgreSQL backends of the bench database
++ the Redis server, from /proc and INFO; Redis is machine-wide), sockets that failed
+to connect, and the echo's p99. Loopback only; every loop is bounded by the run time.
+
+Environment: ``BENCH_DATABASE_URL`` (a database whose name ends in ``bench``; dropped
+and created afresh), ``BENCH_REDIS_URL`` (flushed only with ``--flush-redis``).
+``--root DIR`` benchmarks another checkout of the project (a before/after comparison).
+Never part of the test suite: the figures depend on the machine (docs/BENCHMARKS.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from contextlib import closing, suppress
+from pathlib import Path
+from urllib.parse import urlparse, urlunparse
+
+HERE = Path(__file__).resolve().parent
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    with closing(socket.socket()) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def procfile(root: Path) -> dict[str, str]:
+    commands = {}
+    for line in (root / "Procfile").read_text().splitlines():
+        match = re.match(r"^([a-z][a-z0-9_-]*):\s*(.+)$", line.strip())
+        if match:
+            commands[match[1]] = match[2]
+    return commands
+
+
+def start(root: Path, kind: str, env: dict, logs: Path) -> subprocess.Popen:
+    log = (logs / f"{kind}.log").open("wb")
+    bin_dir = Path(sys.executable).parent
+    return subprocess.Popen(
+        ["bash", "-c", "exec " + procfile(root)[kind]],
+        cwd=root,
+        env={**os.environ, **env, "PATH": f"{bin_dir}:{os.environ['PATH']}"},
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+
+
+def stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def wait_listening(port: int, proc: subprocess.Popen, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError("the server exited at start")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing listens on {port}")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process (all its threads) so far."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+# --------------------------------------------------------------------------- set-up
+
+
+def database_fresh(url: str) -> None:
+    import psycopg
+
+    name = urlparse(url).path.lstrip("/")
+    if not name.endswith("bench"):
+        raise SystemExit(f"refusing to drop {name!r}: BENCH_DATABASE_URL must name a *bench db")
+    admin = urlunparse(urlparse(url)._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,)
+        )
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def django_ready(root: Path, env: dict) -> None:
+    os.environ.update(env)
+    os.environ["DJANGO_SETTINGS_MODULE"] = "topiary_site.settings"
+    sys.path.insert(0, str(root))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def games_create(pairs: int, per_pair: int) -> list[dict]:
+    """Per pair of players: their session cookies and the ids of the games they will play."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from games import services
+
+    users = get_user_model().objects
+    tag = secrets.token_hex(3)
+    out = []
+    for index in range(pairs):
+        players = [users.create_user(f"b{tag}{index}x{seat}", password=None) for seat in range(2)]
+        cookies = []
+        for user in players:
+            client = Client()
+            client.force_login(user)
+            cookies.append(f"sessionid={client.cookies['sessionid'].value}")
+        games = [
+            services.game_create(
+                kind="topiary",
+                players=players,
+                options={},
+                rated=False,
+                clock_initial=1800,
+                clock_increment=10,
+                correspondence_days=None,
+                first_player=0,
+            ).pk
+            for _ in range(per_pair)
+        ]
+        out.append({"cookies": cookies, "games": games})
+    from django.db import connection
+
+    connection.close()
+    return out
+
+
+def backend_pids(database_url: str) -> list[int]:
+    import psycopg
+
+    name = urlparse(database_url).path.lstrip("/")
+    with psycopg.connect(database_url) as conn:
+        rows = conn.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            (name,),
+        ).fetchall()
+    return [row[0] for row in rows]
+
+
+def redis_cpu(redis_url: str) -> float:
+    import redis
+
+    info = redis.Redis.from_url(redis_url).info("cpu")
+    return float(info["used_cpu_sys"]) + float(info["used_cpu_user"])
+
+
+# --------------------------------------------------------------------------- the clients
+
+
+class Tally:
+    def __init__(self):
+        self.rtts: list[float] = []
+        self.moves = 0
+        self.connect_failures = 0
+        self.resyncs = 0
+        self.measuring = False
+
+
+def order(frame: dict) -> tuple[int, int]:
+    return frame.get("takebacks") or 0, frame.get("ply") or 0
+
+
+async def player(url: str, origin: str, cookie: str, game_ids, think, deadline, tally, ready):
+    """One player's page: plays its games in turn, following PROTOCOL.md's keeping in step.
+
+    ``deadline["at"]`` is when to stop (moved to "now" when the measurement ends).
+    """
+    from websockets.asyncio.client import connect
+
+    for game_id in game_ids:
+        if time.monotonic() >= deadline["at"]:
+            return
+        try:
+            ws = await connect(
+                f"{url}/ws/game/{game_id}/",
+                additional_headers={"Origin": origin, "Cookie": cookie},
+                open_timeout=60,
+                max_size=None,
+            )
+        except Exception:
+            tally.connect_failures += 1
+            ready.release()
+            return
+        ready.release()
+        snapshot = None
+        sent_at = None
+        mover = None
+        try:
+            while time.monotonic() < deadline["at"]:
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), 5)
+                except TimeoutError:
+                    continue
+                frame = json.loads(raw)
+                kind = frame["type"]
+                if kind in ("state", "move"):
+                    if (
+                        snapshot is not None
+                        and kind == "move"
+                        and order(frame) > order(snapshot)
+                        and frame["ply"] != snapshot["ply"] + 1
+                    ):
+                        tally.resyncs += 1
+                        await ws.send(json.dumps({"type": "resync"}))
+                        continue
+                    if snapshot is None or order(frame) >= order(snapshot):
+                        snapshot = frame
+                    if sent_at is not None and snapshot["ply"] > sent_at[1]:
+                        if tally.measuring:
+                            tally.rtts.append(time.monotonic() - sent_at[0])
+                            tally.moves += 1
+                        sent_at = None
+                elif kind == "refused":
+                    sent_at = None
+                    if snapshot is None or frame.get("ply") != snapshot["ply"]:
+                        tally.resyncs += 1
+                        await ws.send(json.dumps({"type": "resync"}))
+                    continue
+                elif kind in ("presence", "pong") and snapshot and order(frame) > order(snapshot):
+                    tally.resyncs += 1
+                    await ws.send(json.dumps({"type": "resync"}))
+                    continue
+                if snapshot is None or snapshot["status"] != "active":
+                    if snapshot is not None and snapshot["status"] in ("finished", "aborted"):
+                        break
+                    continue
+                mine = snapshot["to_move"] == snapshot["you"]
+                if mine and sent_at is None and (mover is None or mover.done()):
+                    ply, moves = snapshot["ply"], snapshot["legal_moves"]
+
+                    async def move_later(ws=ws, ply=ply, moves=moves):
+                        nonlocal sent_at
+                        await asyncio.sleep(think)
+                        sent_at = (time.monotonic(), ply)
+                        move = moves[ply % len(moves)]
+                        await ws.send(json.dumps({"type": "move", "ply": ply, "move": move}))
+
+                    mover = asyncio.ensure_future(move_later())
+        finally:
+            if mover is not None:
+                mover.cancel()
+            await ws.close()
+
+
+async def drive_site(url, origin, pairs, think, seconds, sample) -> dict:
+    tally = Tally()
+    ready = asyncio.Semaphore(0)
+    deadline = {"at": time.monotonic() + 3600}  # brought forward when the measurement ends
+
+    async def run_player(pair, seat):
+        await player(
+            url,
+            origin,
+            pair["cookies"][seat],
+            pair["games"],
+            think,
+            deadline,
+            tally,
+            ready,
+        )
+
+    tasks = []
+    for pair in pairs:
+        for seat in range(2):
+            tasks.append(asyncio.ensure_future(run_player(pair, seat)))
+    for _ in range(len(tasks)):
+        await ready.acquire()
+    # Every first socket is open: measure from now for ``seconds``.
+    before = sample()
+    started = time.monotonic()
+    tally.measuring = True
+    await asyncio.sleep(seconds)
+    tally.measuring = False
+    elapsed = time.monotonic() - started
+    after = sample()
+    deadline["at"] = time.monotonic()
+    await asyncio.wait(tasks, timeout=15)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return {"tally": tally, "elapsed": elapsed, "cpu": {k: after[k] - before[k] for k in after}}
+
+
+# --------------------------------------------------------------------------- the echo floor
+
+
+async def echo_server(port: int) -> None:
+    from websockets.asyncio.server import serve
+
+    rooms: dict[str, set] = {}
+
+    async def handler(ws):
+        room = rooms.setdefault(ws.request.path, set())
+        room.add(ws)
+        try:
+            async for message in ws:
+                for other in list(room):
+                    with suppress(Exception):
+                        await other.send(message)
+        finally:
+            room.discard(ws)
+
+    async with serve(handler, "127.0.0.1", port, max_size=None):
+        await asyncio.Future()
+
+
+async def drive_echo(url: str, pairs: int, think: float, seconds: float) -> list[float]:
+    from websockets.asyncio.client import connect
+
+    rtts: list[float] = []
+    stop_at = time.monotonic() + seconds
+
+    async def both_receive(sockets, sent_ply: int) -> bool:
+        """Both sockets got the message of ``sent_ply``; False if it was not seen in time."""
+        try:
+            for ws in sockets:
+                while json.loads(await asyncio.wait_for(ws.recv(), 5))["ply"] != sent_ply:
+                    pass
+        except TimeoutError:
+            return False
+        return True
+
+    async def pair(index: int):
+        sockets = [await connect(f"{url}/pair/{index}", open_timeout=60) for _ in range(2)]
+        ply = 0
+        try:
+            # Until both sockets are in the room, a message reaches only one of them.
+            while time.monotonic() < stop_at:
+                ply += 1
+                await sockets[0].send(json.dumps({"ply": ply}))
+                if await both_receive(sockets, ply):
+                    break
+            while time.monotonic() < stop_at:
+                await asyncio.sleep(think)
+                ply += 1
+                sent = time.monotonic()
+                await sockets[ply % 2].send(json.dumps({"ply": ply, "pad": "x" * 1500}))
+                if await both_receive(sockets, ply):
+                    rtts.append(time.monotonic() - sent)
+        finally:
+            for ws in sockets:
+                await ws.close()
+
+    await asyncio.gather(*(pair(i) for i in range(pairs)), return_exceptions=True)
+    return rtts
+
+
+def percentile(values: list[float], fraction: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def ms(value: float | None) -> float | None:
+    return None if value is None else round(value * 1000, 1)
+
+
+# --------------------------------------------------------------------------- one run
+
+
+def run_size(args, root: Path, games: int) -> dict:
+    database_url = os.environ.get(
+        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/topiary_bench"
+    )
+    redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/15")
+    database_fresh(database_url)
+    if args.flush_redis:
+        import redis
+
+        redis.Redis.from_url(redis_url).flushdb()
+    port = free_port()
+    env = {
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(40),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SECURE_SSL_REDIRECT": "0",
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "PORT": str(port),
+        "HOST": "127.0.0.1",
+        "CELERY_BEAT_SCHEDULE_FILENAME": str(args.logs / f"beat-{port}"),
+        "LOG_LEVEL": "WARNING",
+        "PYTHONUNBUFFERED": "1",
+    }
+    # Set up in a child: Django is configured once per process, with that root's code.
+    setup = subprocess.run(
+        [sys.executable, __file__, "--setup", str(games), "--root", str(root)],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    pairs = json.loads(setup.stdout.strip().splitlines()[-1])
+    kinds = [kind for kind in ("web", "worker", "bots", "beat") if kind in procfile(root)]
+    procs = {kind: start(root, kind, env, args.logs) for kind in kinds}
+    echo_port = free_port()
+    echo = subprocess.Popen([sys.executable, __file__, "--echo-server", str(echo_port)])
+    try:
+        wait_listening(port, procs["web"])
+        wait_listening(echo_port, echo)
+        daphne = procs["web"].pid
+        backends = backend_pids(database_url)
+
+        def sample() -> dict:
+            nonlocal backends
+            backends = sorted(set(backends) | set(backend_pids(database_url)))
+            return {
+                "daphne": cpu_seconds(daphne),
+                "postgres": sum(cpu_seconds(pid) for pid in backends),
+                "redis": redis_cpu(redis_url),
+            }
+
+        site = asyncio.run(
+            drive_site(
+                f"ws://127.0.0.1:{port}",
+                f"http://127.0.0.1:{port}",
+                pairs,
+                args.think,
+                args.seconds,
+                sample,
+            )
+        )
+        echo_rtts = asyncio.run(
+            drive_echo(f"ws://127.0.0.1:{echo_port}", games, args.think, args.seconds)
+        )
+    finally:
+        echo.terminate()
+        echo.wait()
+        for proc in procs.values():
+            stop(proc)
+    tally = site["tally"]
+    moves = max(tally.moves, 1)
+    cpu = {name: round(seconds * 1000 / moves, 2) for name, seconds in site["cpu"].items()}
+    cpu["total"] = round(sum(cpu.values()), 2)
+    return {
+        "games": games,
+        "root": str(root),
+        "moves": tally.moves,
+        "moves_per_s": round(tally.moves / site["elapsed"], 1),
+        "rtt_p50_ms": ms(percentile(tally.rtts, 0.5)),
+        "rtt_p99_ms": ms(percentile(tally.rtts, 0.99)),
+        "rtt_max_ms": ms(max(tally.rtts) if tally.rtts else None),
+        "cpu_ms_per_move": cpu,
+        "connect_failures": tally.connect_failures,
+        "resyncs": tally.resyncs,
+        "echo_p50_ms": ms(percentile(echo_rtts, 0.5)),
+        "echo_p99_ms": ms(percentile(echo_rtts, 0.99)),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, nargs="+", default=[10, 50])
+    parser.add_argument("--think", type=float, default=0.3)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--root", type=Path, default=HERE.parent)
+    parser.add_argument("--logs", type=Path, default=Path("/tmp/topiary-live-load"))
+    parser.add_argument("--flush-redis", action="store_true")
+    parser.add_argument("--setup", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--echo-server", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.echo_server:
+        asyncio.run(echo_server(args.echo_server))
+        return
+    if args.setup:
+        django_ready(args.root.resolve(), {})
+        # Enough games per pair that no pair runs out within the run (a game is 16 plies).
+        per_pair = 3 + int(args.seconds // 4)
+        print(json.dumps(games_create(args.setup, per_pair)))
+        return
+    args.logs.mkdir(parents=True, exist_ok=True)
+    sys.path.insert(0, str(HERE.parent))
+    from bench.machine import describe
+
+    print(json.dumps({"machine": describe()}), flush=True)
+    for games in args.games:
+        print(json.dumps(run_size(args, args.root.resolve(), games)), flush=True)
+
+
+if __name__ == "__main__":
+    main()

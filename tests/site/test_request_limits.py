@@ -1,0 +1,39 @@
+"""Oversized requests get a clean refusal from the real server, with nothing alarming logged."""
+
+import http.client
+from urllib.parse import urlparse
+
+import pytest
+
+from tests.support import servers
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def web(server_env, server_logs):
+    proc, url = servers.start_web(server_env, server_logs)
+    yield proc, url
+    proc.stop()
+
+
+def post(url: str, path: str, body: bytes) -> int:
+    address = urlparse(url)
+    conn = http.client.HTTPConnection(address.hostname, address.port, timeout=60)
+    try:
+        conn.request("POST", path, body=body, headers={"Content-Type": "application/json"})
+        return conn.getresponse().status
+    except (ConnectionResetError, BrokenPipeError):
+        pytest.fail("the server dropped the connection instead of answering")
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("path", ["/game/1/move", "/accounts/login/"])
+def test_a_10_mb_post_is_refused_with_413_and_no_traceback(web, path):
+    proc, url = web
+    seen = len(proc.log())
+    assert post(url, path, b"{" + b" " * (10 * 1024 * 1024) + b"}") == 413
+    log = proc.log()[seen:]
+    assert "Traceback" not in log and "RequestDataTooBig" not in log
+    assert post(url, "/game/1/move", b"{}") in (403, 404)
