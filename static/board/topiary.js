@@ -30,6 +30,18 @@ const GLYPHS = {
   W: "M2 12Q6 5 13 9Q15 10 16 8L18 5V12Q14 16 8 16Q3 16 2 12Z",
 };
 
+// The words for a take, the same on the game page and the puzzle: the same choice reads
+// the same on both.
+export const TAKE_WORDS = {
+  placeOnly: "Place only (take nothing)",
+  takeOrPlace: "Take a face-down tile from the line, or place only",
+  mustTake: "Take a face-down tile from the line",
+  nothingToTake: "No face-down tile in this line: place only",
+  plantPrompt: (took, cell) => `You took ${tileName(took)}. Choose the tile to plant face up at ${cell}: any of your four.`,
+  plant: (code) => `Plant ${tileName(code)}`,
+  justTaken: "just taken",
+};
+
 // Geometry: 5x5 tiles with gaps, and a margin for the visitors on every edge and corner.
 // A visitor stands behind its entry tile, looking along its line: those on an edge stand
 // further out than those on a diagonal, so that no two pawns' boxes ever overlap.

@@ -139,16 +139,8 @@ function highlight(pos) {
   topiary.highlight(svg, sightLines(), pos);
 }
 
-// The words for a take are the same here and on the daily puzzle page (static/puzzles/puzzle.js).
-const WORDS = {
-  placeOnly: "Place only (take nothing)",
-  takeOrPlace: "Take a face-down tile from the line, or place only",
-  mustTake: "Take a face-down tile from the line",
-  nothingToTake: "No face-down tile in this line: place only",
-  plantPrompt: (took, cell) => `You took ${topiary.tileName(took)}. Choose the tile to plant face up at ${cell}: any of your four.`,
-  plant: (code) => `Plant ${topiary.tileName(code)}`,
-  justTaken: "just taken",
-};
+// The words for a take, shared with the daily puzzle page (static/board/topiary.js).
+const WORDS = topiary.TAKE_WORDS;
 
 function topiaryChooser() {
   const position = frame.position;

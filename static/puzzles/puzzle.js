@@ -8,18 +8,9 @@ import * as topiary from "../board/topiary.js";
 const data = JSON.parse(document.getElementById("puzzle-data").textContent);
 const csrf = document.querySelector("input[name=csrfmiddlewaretoken]").value;
 
-// The words for a take are the game page's (static/games/game.js, WORDS): the same choice
-// reads the same on both pages. The puzzle shows face-down identities, so the tile to take
+// The words for a take are the game page's (static/board/topiary.js, TAKE_WORDS). The puzzle shows face-down identities, so the tile to take
 // is known before it is taken; it joins the hand tray as the fourth tile, as in a game.
-const WORDS = {
-  placeOnly: "Place only (take nothing)",
-  takeOrPlace: "Take a face-down tile from the line, or place only",
-  mustTake: "Take a face-down tile from the line",
-  nothingToTake: "No face-down tile in this line: place only",
-  plantPrompt: (took, cell) => `You took ${tileName(took)}. Choose the tile to plant face up at ${cell}: any of your four.`,
-  plant: (code) => `Plant ${tileName(code)}`,
-  justTaken: "just taken",
-};
+const WORDS = topiary.TAKE_WORDS;
 
 const board = document.getElementById("puzzle-board");
 const handTray = document.getElementById("puzzle-hand");

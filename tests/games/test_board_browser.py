@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.db import connection
 
-from games import services
+from games import selectors, services
 from games.models import Game
 from puzzles import services as puzzle_services
 from tests.games.conftest import live_game
@@ -72,9 +72,7 @@ def screenshots(page, url: str, wait, name: str, folder) -> None:
         page.screenshot(path=str(folder / f"{name}-{width}.png"), full_page=True)
 
 
-def test_the_game_page_the_puzzle_and_the_replay_draw_the_same_tiles(
-    page, asgi_server, tmp_path
-):
+def test_the_game_page_the_puzzle_and_the_replay_draw_the_same_tiles(page, asgi_server, tmp_path):
     game = finished_game("topiary")
     puzzle = puzzle_services.daily_puzzle_get_or_create(date=WEDNESDAY)
     game_url = f"{asgi_server}/game/{game.pk}/"
@@ -202,8 +200,6 @@ def test_the_socket_shows_reconnecting_resyncs_when_back_and_stops_on_a_gone_gam
 
 
 def services_first_move(game_id: int, user) -> tuple[int, str]:
-    from games import selectors
-
     frame = selectors.game_state_for(game_id, user)
     place_only = [m for m in frame["legal_moves"] if " " not in m]
     return frame["ply"], (place_only or frame["legal_moves"])[0]
@@ -215,10 +211,13 @@ def test_one_tap_sends_the_move_on_the_final_choice_without_confirm(
     ann, bob = make_player(), make_player()
     game = live_game([ann, bob], first_player=0)
     context, page = signed_in(browser, asgi_server, ann)
+    # The preference as base.html renders it (PREFS_CONTRACT): confirm_moves off.
+    page.add_init_script(
+        "document.addEventListener('DOMContentLoaded', () => {"
+        " document.body.dataset.confirmMoves = '0'; })"
+    )
     page.goto(f"{asgi_server}/game/{game.pk}/")
     wait_for_status([page], lambda text: text == "Your turn")
-    # The preference as base.html renders it (PREFS_CONTRACT): confirm_moves off.
-    page.evaluate("document.body.dataset.confirmMoves = '0'")
     target = page.locator('#board .target[data-position="c1:N"]')
     target.click()
     takeable = page.locator("#board .tile.takeable")
