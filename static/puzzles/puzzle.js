@@ -8,8 +8,9 @@ import * as topiary from "../board/topiary.js";
 const data = JSON.parse(document.getElementById("puzzle-data").textContent);
 const csrf = document.querySelector("input[name=csrfmiddlewaretoken]").value;
 
-// The words for a take are the game page's (static/board/topiary.js, TAKE_WORDS). The puzzle shows face-down identities, so the tile to take
-// is known before it is taken; it joins the hand tray as the fourth tile, as in a game.
+// The words for a take are the game page's (static/board/topiary.js, TAKE_WORDS). The puzzle
+// shows face-down identities, so the tile to take is known before it is taken; it joins the
+// hand tray as the fourth tile, as in a game.
 const WORDS = topiary.TAKE_WORDS;
 
 const board = document.getElementById("puzzle-board");
