@@ -236,3 +236,23 @@ def test_one_tap_sends_the_move_on_the_final_choice_without_confirm(
     assert [entry["seat"] for entry in game.moves] == [0, 0]
     assert status(page) == f"{bob.username} to move"
     context.close()
+
+
+def test_over_the_rate_limit_the_socket_waits_before_trying_again(
+    browser, asgi_server, make_player
+):
+    context, page = signed_in(browser, asgi_server, make_player())
+    tries = []
+
+    def over_the_limit(socket):
+        tries.append(socket.url)
+        socket.close(code=4429, reason="rate_limited")
+
+    page.route_web_socket("**/ws/lobby/", over_the_limit)
+    page.goto(f"{asgi_server}/play/")
+    box = page.locator("[data-live-status]")
+    box.wait_for(state="visible")
+    assert "reconnecting in a moment" in box.text_content()
+    page.wait_for_timeout(3000)  # a plain drop would have been retried by now (0.5 s, 1 s, 2 s)
+    assert len(tries) == 1
+    context.close()
