@@ -47,17 +47,11 @@ function handsList(frame, players) {
 
 // ---------------------------------------------------------------- Wizards' Garden
 
-function gardenBoard(frame, players) {
+function gardenBoard(frame, players, before) {
   const svg = el("svg", { class: "board", role: "img", "aria-label": `Board after ply ${frame.ply}` });
-  drawWizardsBoard(svg, frame.position, { seatName: (seat) => players[seat] });
+  // The board before this ply's move, so its flips and harvest show as on the game page.
+  drawWizardsBoard(svg, frame.position, { previous: before?.position.board, seatName: (seat) => players[seat] });
   return svg;
-}
-
-function gardenFacts(frame, players) {
-  const list = html("ul", { class: "replay-hands" });
-  list.append(html("li", {}, `Seeds in the basket: ${frame.position.basket}`));
-  list.append(html("li", {}, `Wizard's Staff: ${frame.position.staff === null ? "beside the board" : players[frame.position.staff]}`));
-  return list;
 }
 
 // ---------------------------------------------------------------- the page
@@ -127,7 +121,8 @@ function start() {
   // Each game's board; a game without an entry shows its position as the engine writes it.
   const boards = {
     topiary: (frame) => [topiaryBoard(frame, players, selected, select), handsList(frame, players)],
-    wizards_garden: (frame) => [gardenBoard(frame, players), gardenFacts(frame, players)],
+    // The basket and the Wizard's Staff are drawn under the board, as on the game page.
+    wizards_garden: (frame) => [gardenBoard(frame, players, frames[ply - 1])],
   };
   const positionText = (frame) => [html("pre", {}, JSON.stringify(frame.position, null, 1))];
 
