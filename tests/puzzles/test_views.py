@@ -9,7 +9,6 @@ import pytest
 from django.utils import timezone
 
 from engine import topiary
-
 from puzzles import services
 from puzzles.models import DailyPuzzle, PuzzleAttempt, PuzzleStreak
 from ratings.models import RatingChange
