@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
 
@@ -189,13 +190,15 @@ def test_a_page_that_misses_a_frame_resyncs_over_http(browser, asgi_server, make
         context, page = signed_in(browser, asgi_server, user)
         pages.append((context, page))
     cat_page = pages[2][1]
-    dropped, fetched = [], []
+    dropped, fetched, greeted = [], [], []
 
     def lose_the_first_move(route):
         server = route.connect_to_server()
 
         def to_page(message):
             frame = json.loads(message)
+            if frame["type"] == "state":
+                greeted.append(frame["ply"])
             if frame["type"] == "move" and frame["ply"] == 1 and not dropped:
                 dropped.append(frame["ply"])
                 return
@@ -207,6 +210,11 @@ def test_a_page_that_misses_a_frame_resyncs_over_http(browser, asgi_server, make
     cat_page.on("request", lambda request: fetched.append(request.url))
     for _, page in pages:
         page.goto(f"{asgi_server}/game/{game.pk}/")
+    # Cat's socket must be in the game's group before the first move, or nothing is lost.
+    deadline = time.monotonic() + PATIENCE
+    while not greeted and time.monotonic() < deadline:
+        cat_page.wait_for_timeout(100)
+    assert greeted == [0]
     for turn in range(2):
         mover = pages[turn][1]
         wait_for_status([mover], lambda text: text == "Your turn")
