@@ -42,6 +42,9 @@ class Progress:
     position: dict
     legal_moves: list[str]
     left: int
+    # What each visitor (and, while moves are left, each free position) sees, as the
+    # engine counts it: the board draws lines and points from this, never from its own rule.
+    sight_lines: list[dict]
 
 
 def puzzle_progress(puzzle: DailyPuzzle, submission) -> Progress:
@@ -58,6 +61,7 @@ def puzzle_progress(puzzle: DailyPuzzle, submission) -> Progress:
         position=solver_position(state.to_json(), puzzle.seat),
         legal_moves=state.legal_moves() if left else [],
         left=left,
+        sight_lines=state.sight_lines(free=bool(left)),
     )
 
 

@@ -3,7 +3,7 @@
 Endpoints (POST, JSON body ``{"seat": <the solver's seat>, "moves": ["c5:S c4=*", ...]}``):
 
 - ``/puzzles/<date>/play/``: the position after up to K moves and the legal moves there
-  (``{"position", "legal_moves", "left"}``); the board asks after every move, so the
+  (``{"position", "legal_moves", "left", "sight_lines"}``); the board asks after every move, so the
   legal moves always come from the engine.
 - ``/puzzles/<date>/submit/``: exactly K moves, replayed and scored by the engine:
   ``{"result": "Solved" | "41 / 45", "solved", "score", "optimum", "rated", "streak"}``
@@ -65,6 +65,7 @@ def _puzzle_response(request: HttpRequest, date: datetime.date) -> HttpResponse:
         "optimum": puzzle.optimum,
         "position": start.position,
         "legal_moves": start.legal_moves,
+        "sight_lines": start.sight_lines,
         "type_names": TYPE_NAMES,
         "line": puzzle.line if revealed else None,
         "signed_in": request.user.is_authenticated,
@@ -108,7 +109,12 @@ def puzzle_play(request: HttpRequest, date: datetime.date) -> JsonResponse:
     except services.SubmissionRefused as error:
         return _refused(error)
     return JsonResponse(
-        {"position": progress.position, "legal_moves": progress.legal_moves, "left": progress.left}
+        {
+            "position": progress.position,
+            "legal_moves": progress.legal_moves,
+            "left": progress.left,
+            "sight_lines": progress.sight_lines,
+        }
     )
 
 

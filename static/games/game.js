@@ -1,5 +1,11 @@
 // The game page: draws the board from the viewer's frame and plays over /ws/game/<id>/.
 // Protocol: docs/PROTOCOL.md. Every frame carries the ply; a gap resyncs over HTTP.
+// The boards are drawn by static/board/ and the socket kept by static/live/socket.js.
+
+import { activate, seatSwatch } from "../board/common.js";
+import * as topiary from "../board/topiary.js";
+import { drawBoard as drawWizardsBoard } from "../board/wizards_garden.js";
+import { compareFrames as compare, liveSocket } from "../live/socket.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
@@ -19,137 +25,12 @@ const awayFrom = {};
 // The Wizards' Garden board before the latest move, to show what flipped and what was harvested.
 let previousBoard = null;
 
-const SVG = "http://www.w3.org/2000/svg";
-function el(name, attrs = {}, ...children) {
-  const node = document.createElementNS(SVG, name);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value !== null && value !== undefined) node.setAttribute(key, value);
-  }
-  node.append(...children);
-  return node;
-}
-function titled(node, text) {
-  node.prepend(el("title", {}, text));
-  return node;
-}
-function activate(node, label, action) {
-  node.setAttribute("role", "button");
-  node.setAttribute("tabindex", "0");
-  node.setAttribute("aria-label", label);
-  node.addEventListener("click", action);
-  node.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      action();
-    }
-  });
-  return node;
-}
-
 // ------------------------------------------------------------------ Topiary
 
-const TYPES = {
-  E: ["Elephant", "#E69F00", "#000"],
-  H: ["Polyhedron", "#56B4E9", "#000"],
-  N: ["Swan", "#009E73", "#fff"],
-  O: ["Pom Pom", "#F0E442", "#000"],
-  P: ["Pyramid", "#0072B2", "#fff"],
-  R: ["T-Rex", "#D55E00", "#fff"],
-  S: ["Spiral", "#CC79A7", "#000"],
-  W: ["Whale", "#000000", "#fff"],
-};
-const GLYPHS = {
-  E: "M3 15V9a7 6 0 0 1 14 0v3q0 5 -3 6M7 15v3M12 15v3",
-  H: "M10 2L17 6V14L10 18L3 14V6ZM10 10V18M10 10L17 6M10 10L3 6",
-  N: "M4 16Q10 19 16 15Q15 11 9 12Q13 8 9 3Q7 2 6 4",
-  O: "M10 3.5a2.5 2.5 0 1 0 0.01 0M10 8.5a3 3 0 1 0 0.01 0M10 14a3.5 3.5 0 1 0 0.01 0",
-  P: "M10 3L18 17H2Z",
-  R: "M2 7L5 13L8 7L11 13L14 7L17 13",
-  S: "M10 10a1.5 1.5 0 0 1 3 0a3 3 0 0 1 -6 0a4.5 4.5 0 0 1 9 0a6 6 0 0 1 -12 0",
-  W: "M2 12Q6 5 13 9Q15 10 16 8L18 5V12Q14 16 8 16Q3 16 2 12Z",
-};
-const SEAT_COLOURS = ["#c0392b", "#1f5fbf", "#8e44ad", "#d4a017"];
-const FILES = "abcde";
-const DIRS = { N: [0, 1], NE: [1, 1], E: [1, 0], SE: [1, -1], S: [0, -1], SW: [-1, -1], W: [-1, 0], NW: [-1, 1] };
-const T = 60, G = 8, M = 64, STEP = T + G;
-
-function cellOrigin(cell) {
-  const f = FILES.indexOf(cell[0]);
-  const r = Number(cell[1]);
-  return [M + f * STEP, M + (5 - r) * STEP];
-}
-function gardenAt(position, cell) {
-  const f = FILES.indexOf(cell[0]);
-  const r = Number(cell[1]);
-  return position.garden[5 - r][f];
-}
-function lineOf(pos) {
-  const [entry, dir] = pos.split(":");
-  const [df, dr] = DIRS[dir];
-  let f = FILES.indexOf(entry[0]);
-  let r = Number(entry[1]);
-  const cells = [];
-  while (f >= 0 && f < 5 && r >= 1 && r <= 5) {
-    cells.push(FILES[f] + r);
-    f += df;
-    r += dr;
-  }
-  return cells;
-}
-function pawnSpot(pos) {
-  const [entry, dir] = pos.split(":");
-  const [df, dr] = DIRS[dir];
-  const [x, y] = cellOrigin(entry);
-  const away = df && dr ? 51 : 37;
-  return [x + T / 2 - df * away, y + T / 2 + dr * away, df, -dr];
-}
-function isGap(code) {
-  // An empty cell: the tile was taken and nothing is planted yet (a pending take).
-  return code === ".";
-}
-function isFaceUp(code) {
-  return code !== "?" && !isGap(code) && code[0] === code[0].toUpperCase();
-}
-function knownBack(code) {
-  // A face-down tile whose identity the page may show ("r3": the game is over).
-  return code !== "?" && !isGap(code) && !isFaceUp(code);
-}
 function sightLines() {
   // What each visitor sees and its points, as the engine counts them (docs/PROTOCOL.md,
   // `sight_lines`; on your turn free positions too, seat null); once over, the reveal's.
   return reveal()?.sight_lines ?? frame.sight_lines ?? [];
-}
-function seenFrom(pos) {
-  // The cells whose tiles a visitor at ``pos`` sees now, and the points they make.
-  const sight = sightLines().find((line) => line.position === pos);
-  return { cells: sight ? sight.seen.map(({ cell }) => cell) : [], points: sight?.points ?? 0 };
-}
-
-function tileFace(code, x, y, size = T) {
-  const [name, fill, ink] = TYPES[code[0]];
-  const scale = size / T;
-  const group = el("g", { class: "tile-art" });
-  group.append(
-    el("rect", { class: "tile-face", x, y, width: size, height: size, rx: 6 * scale, fill }),
-    el("text", { class: "value", x: x + size / 2, y: y + size * 0.62, "text-anchor": "middle", fill: ink,
-      "font-size": 26 * scale }, code[1]),
-    el("path", { class: "glyph", d: GLYPHS[code[0]], stroke: ink,
-      transform: `translate(${x + size - 23 * scale} ${y + 3 * scale}) scale(${scale})` }),
-  );
-  return titled(group, `${name} ${code[1]}`);
-}
-function tileBack(x, y, size = T, code = "?") {
-  const back = el("rect", { class: "tile-back", x, y, width: size, height: size, rx: 6, fill: "url(#hedge)" });
-  if (!knownBack(code)) return titled(back, "Face-down tile");
-  // Game over: the tile stays face down (it never counted) but shows what it is, small and dimmed.
-  const face = code.toUpperCase();
-  const small = tileFace(face, x + size * 0.42, y + size * 0.42, size * 0.5);
-  small.classList.add("revealed-identity");
-  return titled(el("g", { class: "tile-back-known" }, back, small), `Face-down tile: ${tileLabel(face)}`);
-}
-function gapSlot(x, y) {
-  return titled(el("rect", { class: "gap", x: x + 2, y: y + 2, width: T - 4, height: T - 4, rx: 6 }),
-    "Empty: the tile here was taken, one is about to be planted");
 }
 
 // Topiary moves are made in steps (NOTATION.md, "Turn in two steps"): the first decision
@@ -215,47 +96,22 @@ function shownPosition() {
 
 function drawTopiary() {
   const position = shownPosition();
-  const size = 2 * M + 5 * T + 4 * G;
-  svg.setAttribute("viewBox", `0 0 ${size} ${size}`);
-  const defs = el("defs", {},
-    el("pattern", { id: "hedge", width: 10, height: 10, patternUnits: "userSpaceOnUse" },
-      el("rect", { width: 10, height: 10, fill: "#3d7a45" }),
-      el("circle", { cx: 3, cy: 3, r: 1.6, fill: "#4f9458" }),
-      el("circle", { cx: 8, cy: 8, r: 1.2, fill: "#336b3b" })),
-    el("marker", { id: "tip", viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 4, markerHeight: 4,
-      orient: "auto-start-reverse" }, el("path", { d: "M0 0L10 5L0 10Z", fill: "context-stroke" })));
-  const layer = el("g");
-  svg.replaceChildren(defs, layer);
   // A 2-player game that ended mid-take shows the revealed position from before that take.
   const take = reveal() ? null : pendingTake();
   const planting = Boolean(take) && myTurn();
   const firsts = myTurn() && position.phase === "play" && !take ? firstSteps() : [];
-  const focus = pick.pos ?? take?.position ?? null;
-  const line = focus ? lineOf(focus) : [];
-  const seen = focus ? seenFrom(focus).cells : [];
   const takeable = new Set(firsts.filter((m) => m.pos === pick.pos && m.cell).map((m) => m.cell));
   const latest = lastPlay();
-
-  for (let r = 5; r >= 1; r--) {
-    for (const f of FILES) {
-      const cell = f + r;
-      const [x, y] = cellOrigin(cell);
-      const code = gardenAt(position, cell);
-      const classes = ["tile"];
-      if (line.includes(cell)) classes.push("in-line");
-      if (seen.includes(cell)) classes.push("sees");
-      const group = el("g", { class: classes.join(" "), "data-cell": cell,
-        "data-tile": isFaceUp(code) ? code : null });
-      if (isGap(code)) group.append(gapSlot(x, y));
-      else group.append(isFaceUp(code) ? tileFace(code, x, y) : tileBack(x, y, T, code));
-      if (planting && take.cell === cell && pick.plant) {
-        // The tile chosen to plant, shown where it will go until it is confirmed.
-        const preview = tileFace(pick.plant, x, y);
-        preview.classList.add("preview");
-        group.append(preview);
-      }
-      group.append(el("rect", { class: "sight-ring focus-ring", x: x - 3, y: y - 3, width: T + 6, height: T + 6,
-        rx: 8, fill: "none" }));
+  const lines = sightLines();
+  topiary.drawGarden(svg, position, {
+    sightLines: lines,
+    focus: pick.pos ?? take?.position ?? null,
+    // The tile chosen to plant, shown where it will go until it is confirmed.
+    preview: planting && pick.plant ? { cell: take.cell, code: pick.plant } : null,
+    targets: !pick.cell && !pick.move ? [...new Set(firsts.map((m) => m.pos))] : [],
+    chosen: pick.pos,
+    seatName,
+    onCell(group, cell) {
       if (pick.cell === cell || take?.cell === cell) group.classList.add("chosen");
       if (take?.cell === cell) group.classList.add("taken-from");
       if (latest && !latest.open && latest.cell === cell) group.classList.add("planted");
@@ -263,67 +119,28 @@ function drawTopiary() {
         group.classList.add("takeable");
         activate(group, `Take the face-down tile at ${cell}`, () => choose({ cell, move: `${pick.pos} ${cell}` }));
       }
-      layer.append(group);
-    }
-  }
-  for (const [pos, seat] of Object.entries(position.visitors)) {
-    const [cx, cy, dx, dy] = pawnSpot(pos);
-    const colour = SEAT_COLOURS[seat];
-    const group = el("g", { class: `visitor${latest?.pos === pos ? " latest" : ""}`, "data-position": pos,
-      "data-seat": seat });
-    const points = seenFrom(pos).points;
-    group.append(
-      el("line", { class: "arrow", x1: cx + dx * 9, y1: cy + dy * 9, x2: cx + dx * 22, y2: cy + dy * 22,
-        stroke: colour, "marker-end": "url(#tip)" }),
-      el("circle", { class: "pawn", cx, cy, r: 11, fill: colour }),
-      el("circle", { class: "pawn-outline", cx, cy, r: 12.5 }),
-      el("text", { x: cx, y: cy + 4, "text-anchor": "middle" }, String(seat + 1)),
-      el("text", { class: "seen", x: cx - dx * 16 + (dy ? 14 : 0), y: cy - dy * 16 + (dx ? -12 : 4),
-        "text-anchor": "middle" }, String(points)),
-    );
-    titled(group, `${seatName(seat)}'s visitor at ${pos}: sees ${points} now`);
-    group.setAttribute("tabindex", "0");
-    group.addEventListener("mouseenter", () => highlight(pos));
-    group.addEventListener("focus", () => highlight(pos));
-    group.addEventListener("mouseleave", () => highlight(pick.pos ?? take?.position));
-    group.addEventListener("blur", () => highlight(pick.pos ?? take?.position));
-    layer.append(group);
-  }
-  const positions = [...new Set(firsts.map((m) => m.pos))];
-  if (!pick.cell && !pick.move) {
-    for (const pos of positions) {
-      const [cx, cy, dx, dy] = pawnSpot(pos);
-      const target = el("g", { class: `target${pick.pos === pos ? " chosen" : ""}`, "data-position": pos },
-        el("line", { class: "arrow", x1: cx + dx * 6, y1: cy + dy * 6, x2: cx + dx * 14, y2: cy + dy * 14 }),
-        el("circle", { class: "hit", cx, cy, r: 14 }),
-        el("circle", { class: "focus-ring", cx, cy, r: 8 }));
-      activate(target, `Place a visitor at ${pos}`, () => choose({ pos }));
-      target.addEventListener("mouseenter", () => highlight(pos));
-      target.addEventListener("mouseleave", () => highlight(pick.pos));
-      layer.append(target);
-    }
-  }
+    },
+    onVisitor(group, pos) {
+      if (latest?.pos === pos) group.classList.add("latest");
+      group.addEventListener("mouseenter", () => highlight(pos));
+      group.addEventListener("focus", () => highlight(pos));
+      group.addEventListener("mouseleave", () => highlight(pick.pos ?? take?.position));
+      group.addEventListener("blur", () => highlight(pick.pos ?? take?.position));
+    },
+    onTarget(group, pos) {
+      activate(group, `Place a visitor at ${pos}`, () => choose({ pos }));
+      group.addEventListener("mouseenter", () => highlight(pos));
+      group.addEventListener("mouseleave", () => highlight(pick.pos));
+    },
+  });
 }
 
 function highlight(pos) {
-  const line = pos ? lineOf(pos) : [];
-  const seen = pos ? seenFrom(pos).cells : [];
-  for (const tile of svg.querySelectorAll(".tile")) {
-    tile.classList.toggle("in-line", line.includes(tile.dataset.cell));
-    tile.classList.toggle("sees", seen.includes(tile.dataset.cell));
-  }
+  topiary.highlight(svg, sightLines(), pos);
 }
 
-// The words for a take are the same here and on the daily puzzle page (static/puzzles/puzzle.js).
-const WORDS = {
-  placeOnly: "Place only (take nothing)",
-  takeOrPlace: "Take a face-down tile from the line, or place only",
-  mustTake: "Take a face-down tile from the line",
-  nothingToTake: "No face-down tile in this line: place only",
-  plantPrompt: (took, cell) => `You took ${tileLabel(took)}. Choose the tile to plant face up at ${cell}: any of your four.`,
-  plant: (code) => `Plant ${tileLabel(code)}`,
-  justTaken: "just taken",
-};
+// The words for a take, shared with the daily puzzle page (static/board/topiary.js).
+const WORDS = topiary.TAKE_WORDS;
 
 function topiaryChooser() {
   const position = frame.position;
@@ -350,10 +167,6 @@ function topiaryChooser() {
   return { prompt: canTake ? (placeOnly ? WORDS.takeOrPlace : WORDS.mustTake) : WORDS.nothingToTake, options };
 }
 
-function tileLabel(code) {
-  return `${TYPES[code[0]][0]} ${code[1]}`;
-}
-
 function draftPool() {
   // In a draft, the tiles to choose from: your hand and what was passed to you.
   const received = frame.position.draft?.received?.[frame.you] ?? [];
@@ -366,7 +179,8 @@ function toggleKeep(code) {
   const wanted = [...keep].sort().join(" ");
   const move = legalSteps().find((m) => m.split(" ").slice(1).sort().join(" ") === wanted);
   pick = { keep, move: keep.length === 3 ? move : undefined };
-  render();
+  if (oneTap() && pick.move) sendPick();
+  else render();
 }
 
 // The ply at which the taken tile was last turned over in the tray: it animates once, not on every redraw.
@@ -394,7 +208,7 @@ function drawHand() {
     ? "Your hand: four tiles until you plant one"
     : "Your hand";
   $("hand-tiles").replaceChildren(...hand.map((code) => {
-    const button = handTile(code, plants.has(code) ? WORDS.plant(code) : tileLabel(code));
+    const button = handTile(code, plants.has(code) ? WORDS.plant(code) : topiary.tileName(code));
     button.disabled = !plants.has(code);
     button.classList.toggle("offered", plants.has(code));
     button.setAttribute("aria-pressed", String(pick.plant === code));
@@ -415,14 +229,12 @@ function drawHand() {
   }));
 }
 
-function handTile(code, label = tileLabel(code)) {
+function handTile(code, label = topiary.tileName(code)) {
   const button = document.createElement("button");
   button.type = "button";
   button.className = "hand-tile";
   button.dataset.tile = code;
-  const art = el("svg", { viewBox: `0 0 ${T} ${T}`, role: "img", "aria-label": tileLabel(code) });
-  art.append(tileFace(code, 0, 0));
-  button.append(art);
+  button.append(topiary.miniTile(code, "hand-tile-art"));
   button.setAttribute("aria-label", label);
   return button;
 }
@@ -441,10 +253,10 @@ function drawRemovedType() {
   const type = kind === "topiary" ? frame.position?.removed_type : null;
   box.hidden = !type;
   if (!type) return;
-  const [name] = TYPES[type];
+  const { name } = topiary.TYPES[type];
   const tiles = document.createElement("span");
   tiles.className = "open-hand";
-  tiles.append(...[1, 2, 3, 4, 5].map((value) => miniTile(`${type}${value}`)));
+  tiles.append(...[1, 2, 3, 4, 5].map((value) => topiary.miniTile(`${type}${value}`)));
   box.replaceChildren(`Out of this game: all five ${name} tiles `, tiles);
   box.dataset.type = type;
 }
@@ -471,20 +283,18 @@ function drawFinalCount() {
     row.dataset.seat = entry.seat;
     if (winners.includes(entry.seat)) row.classList.add("winner");
     const name = document.createElement("td");
-    const swatch = document.createElement("span");
-    swatch.className = "swatch";
-    swatch.style.background = SEAT_COLOURS[entry.seat];
+    const swatch = seatSwatch(entry.seat);
     name.append(swatch, ` ${seatName(entry.seat)}`);
     if (winners.includes(entry.seat)) name.insertAdjacentHTML("beforeend", ' <span class="badge">Winner</span>');
     const hand = cellText(String(entry.hand), "num hand-points");
     const tiles = document.createElement("span");
     tiles.className = "open-hand";
     for (const code of position.hands[entry.seat] ?? []) {
-      const tile = miniTile(code);
+      const tile = topiary.miniTile(code);
       // A hand tile scores when its owner's visitors see a larger tile of its type (the engine's count).
       const scoring = Boolean(shown.scoring_hand_tiles?.[entry.seat]?.includes(code));
       tile.classList.toggle("scores", scoring);
-      tile.setAttribute("aria-label", `${tileLabel(code)}: ${scoring ? `scores ${code[1]}` : "scores nothing"}`);
+      tile.setAttribute("aria-label", `${topiary.tileName(code)}: ${scoring ? `scores ${code[1]}` : "scores nothing"}`);
       tiles.append(tile);
     }
     hand.prepend(tiles, " ");
@@ -499,9 +309,7 @@ function drawFinalCount() {
     row.dataset.position = line.position;
     row.tabIndex = 0;
     const who = document.createElement("td");
-    const swatch = document.createElement("span");
-    swatch.className = "swatch";
-    swatch.style.background = SEAT_COLOURS[line.seat];
+    const swatch = seatSwatch(line.seat);
     who.append(swatch, ` ${seatName(line.seat)}`);
     const seen = line.seen.map(({ tile }) => tile).join(" ") || "nothing";
     row.append(who, cellText(line.position), cellText(seen), cellText(String(line.points), "num"));
@@ -516,12 +324,6 @@ function drawFinalCount() {
 
 // ------------------------------------------------------------------ Wizards' Garden
 
-const BED = 80, GAP = 6, EDGE = 20;
-function bedOrigin(cell) {
-  const f = "abcd".indexOf(cell[0]);
-  const r = Number(cell[1]);
-  return [EDGE + f * (BED + GAP), EDGE + (4 - r) * (BED + GAP)];
-}
 function wizardsMoves() {
   return frame.legal_moves.map((move) => {
     const [, cell, side, lines] = move.match(/^([a-d][1-4])([WB])(?:\/(.*))?$/);
@@ -530,44 +332,17 @@ function wizardsMoves() {
 }
 
 function drawWizards() {
-  const position = frame.position;
-  const size = 2 * EDGE + 4 * BED + 3 * GAP;
-  svg.setAttribute("viewBox", `0 0 ${size} ${size + 56}`);
-  const layer = el("g");
-  svg.replaceChildren(layer);
   const moves = myTurn() ? wizardsMoves() : [];
   const legal = new Set(moves.map((m) => m.cell));
-  for (let r = 4; r >= 1; r--) {
-    for (const f of "abcd") {
-      const cell = f + r;
-      const [x, y] = bedOrigin(cell);
-      const seed = position.board[4 - r]["abcd".indexOf(f)];
-      const classes = ["bed", "focus-ring"];
-      if (legal.has(cell) && !pick.move) classes.push("legal");
-      if (pick.cell === cell) classes.push("chosen");
-      const group = el("g", { class: "bed-cell", "data-cell": cell },
-        el("rect", { class: classes.join(" "), x, y, width: BED, height: BED, rx: 8 }));
-      const before = previousBoard?.[4 - r]["abcd".indexOf(f)];
-      if (before && before !== "." && seed === ".") {
-        group.append(el("circle", { class: "harvest-flash", cx: x + BED / 2, cy: y + BED / 2, r: 30 }));
-      }
-      if (seed !== ".") {
-        if (before && before !== "." && before !== seed) group.classList.add("flipped");
-        group.append(
-          el("circle", { class: `seed-${seed}`, cx: x + BED / 2, cy: y + BED / 2, r: 28 }),
-          el("circle", { class: "seed-ring", cx: x + BED / 2, cy: y + BED / 2, r: 31 }),
-        );
-      }
-      titled(group, `${cell}: ${seed === "W" ? "white seed (Dovetail)" : seed === "B" ? "black seed (Ravenclaw)" : "empty bed"}`);
+  drawWizardsBoard(svg, frame.position, {
+    previous: previousBoard,
+    seatName,
+    onCell(group, cell, seed, bed) {
+      if (legal.has(cell) && !pick.move) bed.classList.add("legal");
+      if (pick.cell === cell) bed.classList.add("chosen");
       if (legal.has(cell) && !pick.move) activate(group, `Plant on ${cell}`, () => choose({ cell }));
-      layer.append(group);
-    }
-  }
-  const staff = position.staff === null ? "beside the board" : `with ${seatName(position.staff)}`;
-  layer.append(
-    el("text", { class: "board-note", x: EDGE, y: size + 16 }, `Basket: ${position.basket} seeds`),
-    el("text", { class: "board-note", x: EDGE, y: size + 40 }, `Wizard's Staff: ${staff}`),
-  );
+    },
+  });
 }
 
 function wizardsChooser() {
@@ -620,9 +395,7 @@ function drawPlayers() {
     li.className = "player-row";
     li.dataset.seat = seat.index;
     if (playing() && frame.to_move === seat.index) li.classList.add("to-move");
-    const swatch = document.createElement("span");
-    swatch.className = "swatch";
-    swatch.style.background = SEAT_COLOURS[seat.index];
+    const swatch = seatSwatch(seat.index);
     const name = document.createElement("span");
     name.className = "name";
     name.textContent = seat.username ?? "free seat";
@@ -645,7 +418,7 @@ function drawPlayers() {
       const tiles = document.createElement("span");
       tiles.className = "open-hand";
       tiles.dataset.seat = seat.index;
-      tiles.append(...hand.map((code) => miniTile(code)));
+      tiles.append(...hand.map((code) => topiary.miniTile(code)));
       detail.prepend(tiles, " ");
     } else if (hand && seat.index !== frame.you) {
       const backs = document.createElement("span");
@@ -695,13 +468,6 @@ function tick() {
     i !== frame.you && !seat.bot && !seat.forfeit && !seat.online && awayFrom[i] !== undefined &&
     performance.now() - awayFrom[i] >= 60000);
   $("claim").hidden = !claimable;
-}
-
-function miniTile(code) {
-  const art = el("svg", { class: "mini-tile", viewBox: `0 0 ${T} ${T}`, role: "img", "aria-label": tileLabel(code),
-    "data-tile": code });
-  art.append(tileFace(code, 0, 0));
-  return art;
 }
 
 function statusText() {
@@ -786,6 +552,10 @@ function render() {
 
 function choose(choice) {
   pick = { ...pick, ...choice };
+  if (oneTap() && pick.move) {
+    sendPick();
+    return;
+  }
   render();
   if (choice.cell && kind === "topiary") svg.querySelector(`[data-cell="${choice.cell}"]`)?.focus?.();
 }
@@ -839,11 +609,6 @@ async function resync() {
   if (response.ok) accept(await response.json());
 }
 
-// Frames are ordered by (takebacks, ply): a takeback lowers the ply but raises the count.
-function compare(a, b) {
-  return (a.takebacks ?? 0) - (b.takebacks ?? 0) || a.ply - b.ply;
-}
-
 function receive(message) {
   if (message.type === "state") {
     if (compare(message, frame) >= 0) accept(message);
@@ -883,36 +648,26 @@ async function postAction(path, body) {
 }
 
 function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) {
-    socket.send(JSON.stringify(message));
-  } else if (message.type === "move") {
-    postAction(`/game/${gameId}/move`, { ply: message.ply, move: message.move });
-  } else {
-    postAction(`/game/${gameId}/${message.type}`, message);
-  }
+  if (socket?.send(message)) return;
+  if (message.type === "move") postAction(`/game/${gameId}/move`, { ply: message.ply, move: message.move });
+  else postAction(`/game/${gameId}/${message.type}`, message);
 }
 
-function connect(delay = 500) {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/game/${gameId}/`);
-  socket.addEventListener("open", () => {
-    delay = 500;
-    socket.send(JSON.stringify({ type: "hello", ply: frame.ply }));
-  });
-  socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
-  socket.addEventListener("close", (event) => {
-    if (event.code === 4404) return;
-    setTimeout(() => connect(Math.min(delay * 2, 10000)), delay);
-  });
+// "One tap" (the player's confirm_moves preference off, PREFS_CONTRACT): the final choice
+// sends the move at once; by default the Confirm button does.
+function oneTap() {
+  return document.body.dataset.confirmMoves === "0";
 }
 
-$("confirm").addEventListener("click", () => {
+function sendPick() {
   if (!pick.move || sending) return;
   sending = true;
   showRefusal(null);
   send({ type: "move", ply: frame.ply, move: pick.move });
   render();
-});
+}
+
+$("confirm").addEventListener("click", sendPick);
 $("cancel").addEventListener("click", stepBack);
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && (pick.pos || pick.cell || pick.move || pick.plant || pick.keep?.length)) stepBack();
@@ -927,8 +682,13 @@ $("takeback-accept").addEventListener("click", () => send({ type: "takeback_acce
 $("takeback-decline").addEventListener("click", () => send({ type: "takeback_decline" }));
 
 setInterval(tick, 250);
-setInterval(() => {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
-}, 20000);
 accept(frame);
-if (frame.status === "open" || frame.status === "active") connect();
+if (frame.status === "open" || frame.status === "active") {
+  // Pings every 20 s keep the seat shown online (docs/PROTOCOL.md); hello catches up after a drop.
+  socket = liveSocket(`/ws/game/${gameId}/`, {
+    onMessage: receive,
+    hello: () => ({ type: "hello", ply: frame.ply }),
+    heartbeat: 20000,
+    goneText: "This game does not exist.",
+  });
+}

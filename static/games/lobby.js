@@ -1,4 +1,7 @@
 // The lobby's open tables, kept up to date over /ws/lobby/ (docs/PROTOCOL.md).
+
+import { liveSocket } from "../live/socket.js";
+
 const body = document.getElementById("tables");
 const empty = document.getElementById("no-tables");
 const csrf = document.querySelector("input[name=csrfmiddlewaretoken]")?.value ?? "";
@@ -86,17 +89,9 @@ function show(tables) {
   empty.hidden = tables.length > 0;
 }
 
-function connect(delay = 500) {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/lobby/`);
-  socket.addEventListener("open", () => { delay = 500; });
-  socket.addEventListener("message", (event) => {
-    const frame = JSON.parse(event.data);
+liveSocket("/ws/lobby/", {
+  onMessage(frame) {
     if (frame.type === "tables") show(frame.tables);
-  });
-  socket.addEventListener("close", () => {
-    setTimeout(() => connect(Math.min(delay * 2, 10000)), delay);
-  });
-}
-
-connect();
+  },
+  // The lobby sends the list again on connecting: a reconnect catches up by itself.
+});

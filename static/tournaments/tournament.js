@@ -1,9 +1,11 @@
 // Live tournament page: the websocket only says which version is current; when it
 // moves past ours, the live part of the page is fetched again over HTTP.
+
+import { liveSocket } from "../live/socket.js";
+
 const live = document.getElementById("tournament-live");
 
 let version = Number(live.dataset.version);
-let retry = 1000;
 let refreshing = null;
 
 async function refresh() {
@@ -21,24 +23,13 @@ function queueRefresh() {
   refreshing = (refreshing || Promise.resolve()).then(refresh).catch(() => {});
 }
 
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}${live.dataset.socket}`);
-  socket.addEventListener("open", () => {
-    retry = 1000;
-  });
-  socket.addEventListener("message", (event) => {
-    const message = JSON.parse(event.data);
+// Missed messages are not lost: the version sent on (re)connecting resyncs the page.
+liveSocket(live.dataset.socket, {
+  onMessage(message) {
     if (message.type === "version" && message.version > version) queueRefresh();
-  });
-  socket.addEventListener("close", () => {
-    // Missed messages are not lost: the version sent on reconnecting resyncs the page.
-    setTimeout(connect, retry);
-    retry = Math.min(retry * 2, 15000);
-  });
-}
-
-connect();
+  },
+  goneText: "This tournament does not exist.",
+});
 
 // The countdown to the start, from the server's clock: the page carries the server time
 // it was made at, so a visitor's wrong clock does not move the start.

@@ -55,7 +55,7 @@ def test_stepping_through_a_finished_topiary_game(page, asgi_server):
     position = first.split(" ")[0]
     assert page.locator(f'#replay-visitors li.selected[data-position="{position}"]').count() == 1
     (placed,) = frames[1]["visitors"]
-    beside = page.locator("svg.garden g.visitor.selected .visitor-points")
+    beside = page.locator("svg.garden g.visitor.selected .seen")
     assert beside.text_content() == str(placed["points"])
 
     page.keyboard.press("ArrowRight")
@@ -92,7 +92,7 @@ def test_a_take_and_its_plant_are_two_steps_of_the_replay(page, asgi_server):
     page.locator("#replay-moves button").nth(take["ply"] - 1).click()
     # The take: the visitor stands, the cell is a gap, the tile is in the taker's hand of four.
     assert ply_shown(page).startswith(f"Ply {take['ply']} of {len(frames) - 1} · {mover}: ")
-    assert page.locator(f'svg.garden g.tile.gap[data-cell="{cell}"]').count() == 1
+    assert page.locator(f'svg.garden g.tile[data-cell="{cell}"] .gap').count() == 1
     assert page.locator(f'svg.garden g.visitor[data-position="{position}"]').count() == 1
     held = page.locator(".replay-hands li").nth(take["mover"]).inner_text()
     assert f"(just took {took})" in held
@@ -100,10 +100,10 @@ def test_a_take_and_its_plant_are_two_steps_of_the_replay(page, asgi_server):
     # The plant: its own step, listed under the take, the tile face up in the gap.
     page.keyboard.press("ArrowRight")
     assert ply_shown(page).startswith(f"Ply {plant['ply']} of {len(frames) - 1} · {mover}: =")
-    assert page.locator(f'svg.garden g.tile.gap[data-cell="{cell}"]').count() == 0
+    assert page.locator(f'svg.garden g.tile[data-cell="{cell}"] .gap').count() == 0
     planted = plant["move"][1:]
-    title = page.locator(f'svg.garden g.tile[data-cell="{cell}"] title').text_content()
-    assert title.endswith(f"{planted[1]}, face up")
+    tile = page.locator(f'svg.garden g.tile[data-cell="{cell}"]')
+    assert tile.get_attribute("data-tile") == planted
     assert page.locator("#replay-moves li.current.step-plant").count() == 1
     assert page.locator(f'svg.garden g.visitor.selected[data-position="{position}"]').count() == 1
 
@@ -112,10 +112,10 @@ def test_stepping_through_a_wizards_garden_game(page, asgi_server):
     game = finished_game("wizards_garden")
     page.goto(f"{asgi_server}/games/{game.pk}/replay/")
     assert page.locator("svg.wizards-board g[data-cell]").count() == 16
-    assert page.locator("svg.wizards-board circle").count() == 0
+    assert page.locator("svg.wizards-board circle.seed").count() == 0
     page.keyboard.press("ArrowRight")
-    assert page.locator("svg.wizards-board circle").count() == 1
+    assert page.locator("svg.wizards-board circle.seed").count() == 1
     page.keyboard.press("End")
     assert ply_shown(page).startswith(f"Ply {game.ply} of {game.ply}")
     seeds = sum(cell != "." for row in game.state["board"] for cell in row)
-    assert page.locator("svg.wizards-board circle").count() == seeds
+    assert page.locator("svg.wizards-board circle.seed").count() == seeds

@@ -41,7 +41,7 @@ def test_a_solver_plays_the_optimal_line_through_the_board_and_sees_solved(asgi_
 
     for move in puzzle.line:
         play(page, move)
-    assert page.locator(f'[data-visitor="{puzzle.line[0].split()[0]}"]').count() == 1
+    assert page.locator(f'.visitor[data-position="{puzzle.line[0].split()[0]}"]').count() == 1
     submit.click()
     verdict = page.locator("#puzzle-result .verdict")
     verdict.wait_for()
@@ -97,4 +97,6 @@ def test_a_take_reads_as_on_the_game_page_the_taken_tile_joins_the_hand(asgi_ser
     page.click('[data-action="confirm"]')
     page.wait_for_selector(f'#puzzle-moves li:has-text("{move}")')
     # The planted tile is face up where it was taken.
-    assert page.locator(f'[data-cell="{cell}"] title').first.text_content() == f"{cell}: {name}"
+    planted = page.locator(f'[data-cell="{cell}"]')
+    assert planted.get_attribute("data-tile") == took
+    assert planted.locator(".tile-art title").first.text_content() == name

@@ -8,6 +8,7 @@ import json
 import pytest
 from django.utils import timezone
 
+from engine import topiary
 from puzzles import services
 from puzzles.models import DailyPuzzle, PuzzleAttempt, PuzzleStreak
 from ratings.models import RatingChange
@@ -178,3 +179,21 @@ def test_the_leaderboard_ranks_live_streaks(client, django_user_model):
     assert "By puzzle rating" in html
     assert html.index("alder") < html.index("birch")
     assert "cedar" not in html  # a streak broken long ago is not current
+
+
+def test_the_board_gets_what_each_visitor_sees_from_the_engine(client, puzzle):
+    """Lines, seen tiles and points come with every position (the page draws, never counts)."""
+    state = topiary.state_from_json(puzzle.position)
+    page = board_data(client.get(url(puzzle)))
+    assert page["sight_lines"] == state.sight_lines(free=True)
+    status, after = post_json(client, url(puzzle, "play"), submission(puzzle, puzzle.line[:1]))
+    assert status == 200
+    state = state.apply(puzzle.line[0], seat=puzzle.seat)
+    assert after["sight_lines"] == state.sight_lines(free=True)
+    placed = puzzle.line[0].split()[0]
+    (mine,) = [line for line in after["sight_lines"] if line["position"] == placed]
+    assert mine["seat"] == puzzle.seat and mine["line"][0] == placed.split(":")[0]
+    # Only face-up tiles are ever seen: a face-down identity is not counted as seen.
+    assert all(seen["tile"].isupper() for line in after["sight_lines"] for seen in line["seen"])
+    status, done = post_json(client, url(puzzle, "play"), submission(puzzle, puzzle.line))
+    assert all(line["seat"] is not None for line in done["sight_lines"])

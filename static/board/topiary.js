@@ -1,0 +1,235 @@
+// The Topiary garden, drawn the same on every page: the game page, the daily puzzle, the
+// replay, and any panel showing a tile (docs/ARCHITECTURE.md, "Front end"; /shared/UI.md).
+// It draws only what it is given: the position and the engine's sight lines (`sight_lines`
+// in game frames, puzzle payloads and replay frames); it never works out what a visitor sees.
+
+import { SEAT_COLOURS, activate, el, titled } from "./common.js";
+
+export { SEAT_COLOURS, activate, el, titled };
+
+// Eight types, the Okabe-Ito colours, and a glyph so no two types differ by hue alone.
+export const TYPES = {
+  E: { name: "Elephant", fill: "#E69F00", ink: "#000" },
+  H: { name: "Polyhedron", fill: "#56B4E9", ink: "#000" },
+  N: { name: "Swan", fill: "#009E73", ink: "#fff" },
+  O: { name: "Pom Pom", fill: "#F0E442", ink: "#000" },
+  P: { name: "Pyramid", fill: "#0072B2", ink: "#fff" },
+  R: { name: "T-Rex", fill: "#D55E00", ink: "#fff" },
+  S: { name: "Spiral", fill: "#CC79A7", ink: "#000" },
+  W: { name: "Whale", fill: "#000000", ink: "#fff" },
+};
+// Each glyph is drawn in a 20x20 box at the tile's top right corner.
+const GLYPHS = {
+  E: "M3 15V9a7 6 0 0 1 14 0v3q0 5 -3 6M7 15v3M12 15v3",
+  H: "M10 2L17 6V14L10 18L3 14V6ZM10 10V18M10 10L17 6M10 10L3 6",
+  N: "M4 16Q10 19 16 15Q15 11 9 12Q13 8 9 3Q7 2 6 4",
+  O: "M10 3.5a2.5 2.5 0 1 0 0.01 0M10 8.5a3 3 0 1 0 0.01 0M10 14a3.5 3.5 0 1 0 0.01 0",
+  P: "M10 3L18 17H2Z",
+  R: "M3 17L6 11L5 5Q9 2 14 4L17 7L13 8L12 11L9 12L9 17M12 11l2 2",
+  S: "M10 10a1.5 1.5 0 0 1 3 0a3 3 0 0 1 -6 0a4.5 4.5 0 0 1 9 0a6 6 0 0 1 -12 0",
+  W: "M2 12Q6 5 13 9Q15 10 16 8L18 5V12Q14 16 8 16Q3 16 2 12Z",
+};
+
+// The words for a take, the same on the game page and the puzzle: the same choice reads
+// the same on both.
+export const TAKE_WORDS = {
+  placeOnly: "Place only (take nothing)",
+  takeOrPlace: "Take a face-down tile from the line, or place only",
+  mustTake: "Take a face-down tile from the line",
+  nothingToTake: "No face-down tile in this line: place only",
+  plantPrompt: (took, cell) => `You took ${tileName(took)}. Choose the tile to plant face up at ${cell}: any of your four.`,
+  plant: (code) => `Plant ${tileName(code)}`,
+  justTaken: "just taken",
+};
+
+// Geometry: 5x5 tiles with gaps, and a margin for the visitors on every edge and corner.
+// A visitor stands behind its entry tile, looking along its line: those on an edge stand
+// further out than those on a diagonal, so that no two pawns' boxes ever overlap.
+export const TILE = 60;
+const GAP = 8;
+const MARGIN = 72;
+const STEP = TILE + GAP;
+const STRAIGHT_REACH = 86;
+const DIAGONAL_REACH = 51;
+export const GARDEN_SIZE = 2 * MARGIN + 5 * TILE + 4 * GAP;
+const FILES = "abcde";
+const DIRECTIONS = {
+  N: [0, 1], NE: [1, 1], E: [1, 0], SE: [1, -1], S: [0, -1], SW: [-1, -1], W: [-1, 0], NW: [-1, 1],
+};
+
+export function tileName(code) {
+  return `${TYPES[code[0].toUpperCase()].name} ${code[1]}`;
+}
+export function cellOrigin(cell) {
+  return [MARGIN + FILES.indexOf(cell[0]) * STEP, MARGIN + (5 - Number(cell[1])) * STEP];
+}
+export function gardenAt(position, cell) {
+  return position.garden[5 - Number(cell[1])][FILES.indexOf(cell[0])];
+}
+// A cell's code: "R3" face up, "?" face down, "r3" face down with a known identity (the
+// puzzle, or a finished game), "." empty (a take waiting for its plant).
+export function isGap(code) {
+  return code === ".";
+}
+export function isFaceUp(code) {
+  return code !== "?" && !isGap(code) && code[0] === code[0].toUpperCase();
+}
+function knownBack(code) {
+  return code !== "?" && !isGap(code) && !isFaceUp(code);
+}
+
+// [x, y] of a visitor's pawn and the unit step of its look on screen.
+export function pawnSpot(pos) {
+  const [entry, dir] = pos.split(":");
+  const [df, dr] = DIRECTIONS[dir];
+  const [x, y] = cellOrigin(entry);
+  const reach = df && dr ? DIAGONAL_REACH : STRAIGHT_REACH;
+  const norm = Math.hypot(df, dr);
+  return [x + TILE / 2 - df * reach, y + TILE / 2 + dr * reach, df / norm, -dr / norm];
+}
+
+// What the engine says a visitor at ``pos`` looks along and sees (its `sight_lines` entry).
+export function sightOf(sightLines, pos) {
+  const sight = (sightLines ?? []).find((line) => line.position === pos);
+  return { line: sight?.line ?? [], cells: sight ? sight.seen.map(({ cell }) => cell) : [],
+    points: sight?.points ?? 0 };
+}
+
+// ------------------------------------------------------------------ the pieces
+
+export function tileFace(code, x, y, size = TILE) {
+  const { name, fill, ink } = TYPES[code[0]];
+  const scale = size / TILE;
+  const group = el("g", { class: "tile-art", "data-type": code[0], "data-value": code[1] });
+  group.append(
+    el("rect", { class: "tile-face", x, y, width: size, height: size, rx: 6 * scale, fill }),
+    el("text", { class: "value", x: x + size / 2, y: y + size * 0.68, "text-anchor": "middle", fill: ink,
+      "font-size": 28 * scale }, code[1]),
+    el("path", { class: "glyph", d: GLYPHS[code[0]], stroke: ink, fill: "none",
+      transform: `translate(${x + size - 23 * scale} ${y + 3 * scale}) scale(${scale})` }),
+  );
+  return titled(group, `${name} ${code[1]}`);
+}
+
+export function tileBack(x, y, size = TILE, code = "?") {
+  const back = el("rect", { class: "tile-back", x, y, width: size, height: size, rx: 6, fill: "url(#hedge)" });
+  if (!knownBack(code)) return titled(back, "Face-down tile");
+  // A face-down tile whose identity the page may show: small and dimmed, still face down.
+  const face = code.toUpperCase();
+  const small = tileFace(face, x + size * 0.4, y + size * 0.4, size * 0.56);
+  small.classList.add("revealed-identity");
+  return titled(el("g", { class: "tile-back-known" }, back, small), `Face-down tile: ${tileName(face)}`);
+}
+
+export function gapSlot(x, y) {
+  return titled(el("rect", { class: "gap", x: x + 2, y: y + 2, width: TILE - 4, height: TILE - 4, rx: 6 }),
+    "Empty: the tile here was taken, one is about to be planted");
+}
+
+// One tile on its own, for a hand tray or a panel.
+export function miniTile(code, className = "mini-tile") {
+  const art = el("svg", { class: className, viewBox: `0 0 ${TILE} ${TILE}`, role: "img",
+    "aria-label": tileName(code), "data-tile": code });
+  art.append(tileFace(code, 0, 0));
+  return art;
+}
+
+// A visitor: a pawn in its seat colour with the points it makes now on it, and an arrow
+// along its sight line.
+export function pawn(pos, seat, points, label) {
+  const [cx, cy, dx, dy] = pawnSpot(pos);
+  const colour = SEAT_COLOURS[seat];
+  const group = el("g", { class: "visitor", "data-position": pos, "data-seat": seat });
+  group.append(
+    el("line", { class: "arrow", x1: cx + dx * 13, y1: cy + dy * 13, x2: cx + dx * 24, y2: cy + dy * 24,
+      stroke: colour, "marker-end": "url(#tip)" }),
+    el("circle", { class: "pawn", cx, cy, r: 11, fill: colour }),
+    el("circle", { class: "pawn-outline", cx, cy, r: 12.5 }),
+    el("text", { class: "seen", x: cx, y: cy + 4, "text-anchor": "middle" }, String(points)),
+  );
+  return titled(group, label);
+}
+
+// A free position, offered as a target when it is the viewer's turn.
+export function target(pos, chosen = false) {
+  const [cx, cy, dx, dy] = pawnSpot(pos);
+  return el("g", { class: `target${chosen ? " chosen" : ""}`, "data-position": pos },
+    el("line", { class: "arrow", x1: cx + dx * 8, y1: cy + dy * 8, x2: cx + dx * 16, y2: cy + dy * 16 }),
+    el("circle", { class: "hit", cx, cy, r: 16 }),
+    el("circle", { class: "focus-ring", cx, cy, r: 8 }));
+}
+
+function defs() {
+  return el("defs", {},
+    el("pattern", { id: "hedge", width: 10, height: 10, patternUnits: "userSpaceOnUse" },
+      el("rect", { width: 10, height: 10, fill: "#3d7a45" }),
+      el("circle", { cx: 3, cy: 3, r: 1.6, fill: "#4f9458" }),
+      el("circle", { cx: 8, cy: 8, r: 1.2, fill: "#336b3b" })),
+    el("marker", { id: "tip", viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 4, markerHeight: 4,
+      orient: "auto-start-reverse" }, el("path", { d: "M0 0L10 5L0 10Z", fill: "context-stroke" })));
+}
+
+// ------------------------------------------------------------------ the whole garden
+
+// Draws ``position`` into ``svg``. Options:
+//   sightLines  the engine's sight lines (placed visitors, and free positions on one's turn)
+//   focus       the position whose line is highlighted and whose seen tiles are ringed
+//   gap         a cell drawn empty (a take chosen but not yet sent, as on the puzzle page)
+//   preview     {cell, code}: the tile about to be planted, drawn faintly where it goes
+//   targets     free positions to offer; chosen: the one chosen
+//   seatName    seat -> name, for the pawns' titles
+//   onCell(group, cell, code), onVisitor(group, pos), onTarget(group, pos): the page's
+//   own marks and actions on each drawn piece.
+export function drawGarden(svg, position, options = {}) {
+  const { sightLines = [], focus = null, gap = null, preview = null, targets = [], chosen = null,
+    seatName = (seat) => `Seat ${seat + 1}`, onCell, onVisitor, onTarget } = options;
+  svg.setAttribute("viewBox", `0 0 ${GARDEN_SIZE} ${GARDEN_SIZE}`);
+  svg.classList.add("garden");
+  const layer = el("g");
+  svg.replaceChildren(defs(), layer);
+  const sight = focus ? sightOf(sightLines, focus) : { line: [], cells: [] };
+  for (let r = 5; r >= 1; r--) {
+    for (const f of FILES) {
+      const cell = f + r;
+      const [x, y] = cellOrigin(cell);
+      const code = cell === gap ? "." : gardenAt(position, cell);
+      const classes = ["tile"];
+      if (sight.line.includes(cell)) classes.push("in-line");
+      if (sight.cells.includes(cell)) classes.push("sees");
+      const group = el("g", { class: classes.join(" "), "data-cell": cell,
+        "data-tile": isFaceUp(code) ? code : null });
+      if (isGap(code)) group.append(gapSlot(x, y));
+      else group.append(isFaceUp(code) ? tileFace(code, x, y) : tileBack(x, y, TILE, code));
+      if (preview && preview.cell === cell) {
+        const faint = tileFace(preview.code, x, y);
+        faint.classList.add("preview");
+        group.append(faint);
+      }
+      group.append(el("rect", { class: "sight-ring focus-ring", x: x - 3, y: y - 3, width: TILE + 6,
+        height: TILE + 6, rx: 8, fill: "none" }));
+      onCell?.(group, cell, code);
+      layer.append(group);
+    }
+  }
+  for (const [pos, seat] of Object.entries(position.visitors)) {
+    const { points } = sightOf(sightLines, pos);
+    const group = pawn(pos, seat, points, `${seatName(seat)}'s visitor at ${pos}: sees ${points} now`);
+    group.setAttribute("tabindex", "0");
+    onVisitor?.(group, pos);
+    layer.append(group);
+  }
+  for (const pos of targets) {
+    const group = target(pos, pos === chosen);
+    onTarget?.(group, pos);
+    layer.append(group);
+  }
+}
+
+// Highlights the line of the visitor (or free position) at ``pos`` and rings the tiles it sees.
+export function highlight(svg, sightLines, pos) {
+  const { line, cells } = pos ? sightOf(sightLines, pos) : { line: [], cells: [] };
+  for (const tile of svg.querySelectorAll(".tile")) {
+    tile.classList.toggle("in-line", line.includes(tile.dataset.cell));
+    tile.classList.toggle("sees", cells.includes(tile.dataset.cell));
+  }
+}
