@@ -12,6 +12,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from games import live, selectors, services
 from games.models import Game
 from games.services import Refused
+from topiary_site import logs, metrics
 
 #: Socket close code when the game does not exist.
 CLOSE_NO_GAME = 4404
@@ -47,9 +48,12 @@ def _seat_for(game_id: int, user) -> tuple[bool, int | None]:
 
 def _act(game_id: int, user, message: dict) -> dict | None:
     """Run one client request; the refusal frame if it was refused."""
+    user_token = logs.user_id.set(getattr(user, "pk", None))
     try:
-        ACTIONS[message["type"]](game_id, user, message)
+        with logs.about_game(game_id), metrics.MOVE_ROUND_TRIP.time():
+            ACTIONS[message["type"]](game_id, user, message)
     except Refused as refusal:
+        metrics.REFUSALS.labels(refusal.code).inc()
         ply = Game.objects.filter(pk=game_id).values_list("ply", flat=True).first()
         return {
             "type": "refused",
@@ -58,6 +62,8 @@ def _act(game_id: int, user, message: dict) -> dict | None:
             "code": refusal.code,
             "reason": refusal.reason,
         }
+    finally:
+        logs.user_id.reset(user_token)
     return None
 
 
@@ -101,6 +107,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             self.group = live.seat_group(self.game_id, self.seat)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        metrics.OPEN_SOCKETS.labels("game").inc()
         await self._send_state()
         if self.seat is not None:
             await database_sync_to_async(_presence)(self.game_id, self.user, True)
@@ -108,6 +115,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code):
         if not hasattr(self, "group"):
             return
+        metrics.OPEN_SOCKETS.labels("game").dec()
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.seat is not None:
             await database_sync_to_async(_presence)(self.game_id, self.user, False)
@@ -162,9 +170,11 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
         self.user = self.scope.get("user")
         await self.channel_layer.group_add(live.LOBBY_GROUP, self.channel_name)
         await self.accept()
+        metrics.OPEN_SOCKETS.labels("lobby").inc()
         await self._send_tables()
 
     async def disconnect(self, code):
+        metrics.OPEN_SOCKETS.labels("lobby").dec()
         await self.channel_layer.group_discard(live.LOBBY_GROUP, self.channel_name)
 
     async def _send_tables(self):
