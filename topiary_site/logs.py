@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 import uuid
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -22,7 +23,10 @@ game_id: ContextVar[int | None] = ContextVar("game_id", default=None)
 #: A request id from the proxy is kept only if it looks like one (no log injection).
 REQUEST_ID_SHAPE = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
-log = logging.getLogger("topiary")
+log = logging.getLogger("topiary.requests")
+
+#: Asked every few seconds by health checks and Prometheus: logged at DEBUG only.
+QUIET_PATHS = ("/health/", "/metrics")
 
 
 class ContextFilter(logging.Filter):
@@ -59,8 +63,21 @@ class RequestIdMiddleware:
         rid_token = request_id.set(rid)
         user = getattr(request, "user", None)
         user_token = user_id.set(user.pk if user is not None and user.is_authenticated else None)
+        began = time.monotonic()
         try:
             response = self.get_response(request)
+            level = logging.DEBUG if request.path.startswith(QUIET_PATHS) else logging.INFO
+            # The path, never the query string (it may carry a search or a token).
+            log.log(
+                level,
+                "request",
+                extra={
+                    "method": request.method,
+                    "path": request.path,
+                    "status": response.status_code,
+                    "duration_ms": round((time.monotonic() - began) * 1000, 1),
+                },
+            )
         finally:
             request_id.reset(rid_token)
             user_id.reset(user_token)

@@ -260,6 +260,9 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
 }
 
+# Celery's processes log through LOGGING above (JSON too) instead of their own format.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
 # Error reporting: off unless SENTRY_DSN is set; events are scrubbed (topiary_site.errors).
 SENTRY_DSN = env("SENTRY_DSN")
 if SENTRY_DSN:
