@@ -358,3 +358,81 @@ def test_metrics_count_a_full_game_and_a_bots_thinking_and_logs_are_json_without
     assert ever_hidden, "a Topiary game always has tiles face down or in hands"
     logged = "\n".join(proc.log() for proc in (web, worker))
     assert not (set(TILE.findall(logged)) & ever_hidden)
+
+
+# ---------------------------------------------------------------------- backups
+
+DEPLOY = servers.ROOT / "deploy"
+
+
+def test_a_backup_restored_into_a_fresh_database_serves_the_same_games(
+    server_env, server_logs, fresh_database, tmp_path
+):
+    ann = User.objects.create_user("ann", "ann@example.com", "garden-path-42")
+    bob = User.objects.create_user("bob", "bob@example.com", "garden-path-42")
+    game = live_game([ann, bob])
+    for _ in range(4):
+        frame = selectors.game_state_for(game.pk, None)
+        mover = (ann, bob)[frame["to_move"]]
+        own = selectors.game_state_for(game.pk, mover)
+        services.move_play(game_id=game.pk, user=mover, ply=own["ply"], move=own["legal_moves"][0])
+    game.refresh_from_db()
+
+    backups = tmp_path / "backups"
+    backups.mkdir()
+    for old in ("topiary-20000101T000000Z.dump", "topiary-20000102T000000Z.dump"):
+        (backups / old).write_text("an old dump")
+    dumped = subprocess.run(
+        ["sh", str(DEPLOY / "backup.sh")],
+        env={
+            **clean_env(),
+            "DATABASE_URL": server_env["DATABASE_URL"],
+            "BACKUP_DIR": str(backups),
+            "BACKUP_KEEP": "2",
+        },
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert dumped.returncode == 0, dumped.stderr
+    dump = Path(dumped.stdout.strip())
+    # Retention: the newest two are kept, the oldest is gone; no partial file is left.
+    assert sorted(path.name for path in backups.iterdir()) == sorted(
+        ["topiary-20000102T000000Z.dump", dump.name]
+    )
+
+    restored = subprocess.run(
+        ["sh", str(DEPLOY / "restore.sh"), str(dump)],
+        env={**clean_env(), "DATABASE_URL": fresh_database},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert restored.returncode == 0, restored.stderr
+
+    original_web, original_url = servers.start_web(server_env, server_logs)
+    restored_web, restored_url = servers.start_web(
+        {**server_env, "DATABASE_URL": fresh_database}, server_logs
+    )
+    try:
+        path = f"/game/{game.pk}/state.json"
+        before, after = Session(original_url).get(path), Session(restored_url).get(path)
+        assert before.status == after.status == 200
+        # Everything but what moves with the clock (times, clocks, time away).
+        ticking = {"server_time", "clocks", "seats"}
+        state, was = json.loads(after.body), json.loads(before.body)
+        assert {k: v for k, v in state.items() if k not in ticking} == {
+            k: v for k, v in was.items() if k not in ticking
+        }
+        assert [seat["username"] for seat in state["seats"]] == ["ann", "bob"]
+        assert (state["ply"], len(state["moves"])) == (game.ply, 4)
+        page = Session(restored_url).get(f"/game/{game.pk}/")
+        assert page.status == 200 and "ann" in page.text and "bob" in page.text
+        login = Session(restored_url).post(
+            "/accounts/login/", {"username": "ann", "password": "garden-path-42"}
+        )
+        assert login.status == 302, "accounts came back too"
+        assert health(restored_url, "/health/ready/")[0] == 200, "schema and migrations intact"
+    finally:
+        restored_web.stop()
+        original_web.stop()
