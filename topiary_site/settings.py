@@ -258,6 +258,8 @@ LOGGING = {
         }
     },
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
+    # Django's own console handler (DEBUG only) would print a second, plain line.
+    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
 }
 
 # Celery's processes log through LOGGING above (JSON too) instead of their own format.

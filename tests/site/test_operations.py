@@ -315,6 +315,9 @@ def test_metrics_count_a_full_game_and_a_bots_thinking_and_logs_are_json_without
             lambda: (
                 (s := scrape(url))
                 and sample(s, "topiary_bot_think_seconds_count", level="greedy") == bot_moves
+                # The last task's run time is noted just after its move is committed.
+                and sample(s, "topiary_task_seconds_count", task="games.tasks.bot_move")
+                >= bot_moves
                 and s
             ),
             "the worker's samples on the web's page",
@@ -349,7 +352,9 @@ def test_metrics_count_a_full_game_and_a_bots_thinking_and_logs_are_json_without
     ]
     assert sum(1 for r in bot_lines if r["by"] == "bot") == bot_moves
     (request,) = [r for r in records if r.get("request_id") == "req-from-the-proxy"]
-    assert (request["message"], request["path"], request["status"]) == ("request", "/", 200)
+    assert (request["message"], request["path"], request["status"]) == ("GET / 200", "/", 200)
+    assert request["logger"] == "topiary.requests" and request["duration_ms"] >= 0
+    assert [line for line in web.log().splitlines() if not line.startswith("{")] == []
 
     from engine.games import game_module
 
