@@ -89,3 +89,23 @@ def compose_loop(service: dict) -> str:
     shell, flag, script = service["command"]
     assert (shell, flag) == ("sh", "-c")
     return script
+
+
+def test_the_sample_dashboard_charts_metrics_the_site_exports():
+    import json
+    import re
+
+    from prometheus_client.metrics import MetricWrapperBase
+
+    from topiary_site import metrics
+
+    dashboard = json.loads((ROOT / "deploy" / "grafana-dashboard.json").read_text())
+    charted = set()
+    for panel in dashboard["panels"]:
+        for target in panel["targets"]:
+            for name in re.findall(r"\btopiary_[a-z_]+", target["expr"]):
+                charted.add(re.sub(r"_(total|bucket|count|sum)$", "", name))
+    defined = {m._name for m in vars(metrics).values() if isinstance(m, MetricWrapperBase)}
+    scraped = {"topiary_live_games", "topiary_task_queue_depth", "topiary_bot_turns_waiting"}
+    assert len(charted) > 5
+    assert charted <= defined | scraped, charted - defined - scraped
