@@ -10,6 +10,7 @@ than counted (live games, the bot queue, scoring lag) is read when scraped.
 
 from __future__ import annotations
 
+import atexit
 import hmac
 import os
 import socket
@@ -33,7 +34,13 @@ if MULTIPROCESS:
     # Containers sharing the directory all have a pid 1: name each process's files by
     # host and pid so two containers never write one file.
     _HOST = socket.gethostname()
-    values.ValueClass = values.MultiProcessValue(lambda: f"{_HOST}-{os.getpid()}")
+
+    def process_identifier() -> str:
+        return f"{_HOST}-{os.getpid()}"
+
+    values.ValueClass = values.MultiProcessValue(process_identifier)
+    # A process that ends takes its live gauges (open sockets) with it; its counters stay.
+    atexit.register(lambda: multiprocess.mark_process_dead(process_identifier()))
 
 MOVES = Counter("topiary_moves_total", "Moves played", ["kind", "by"])
 REFUSALS = Counter("topiary_refusals_total", "Socket requests refused, by code", ["code"])
@@ -164,7 +171,18 @@ def metrics_view(request):
 
 def connect_celery_signals() -> None:
     """Task run time and queue lag for every task, measured where the task runs."""
-    from celery.signals import before_task_publish, task_postrun, task_prerun
+    from celery.signals import (
+        before_task_publish,
+        task_postrun,
+        task_prerun,
+        worker_process_shutdown,
+    )
+
+    if MULTIPROCESS:
+        # Pool children may leave without running atexit handlers.
+        worker_process_shutdown.connect(
+            lambda **_: multiprocess.mark_process_dead(process_identifier()), weak=False
+        )
 
     started: dict[str, float] = {}
 

@@ -223,7 +223,9 @@ async def next_snapshot(ws, ply: int) -> dict:
         assert frame["type"] != "refused", frame
 
 
-async def play_over_sockets(url: str, cookies: list[str], game_id: int) -> dict:
+async def play_over_sockets(url: str, cookies: list[str], game_id: int) -> tuple[dict, float]:
+    """Both players play the game out over their sockets; the final snapshot, and the
+    open sockets /metrics counted while both were connected."""
     sockets = [
         await connect(
             f"{url.replace('http', 'ws')}/ws/game/{game_id}/",
@@ -232,6 +234,7 @@ async def play_over_sockets(url: str, cookies: list[str], game_id: int) -> dict:
         for cookie in cookies
     ]
     latest = [await next_snapshot(ws, 0) for ws in sockets]
+    open_sockets = sample(scrape(url), "topiary_open_sockets", consumer="game")
     while latest[0]["status"] == "active":
         ply, seat = latest[0]["ply"], latest[0]["to_move"]
         move = latest[seat]["legal_moves"][ply % len(latest[seat]["legal_moves"])]
@@ -243,7 +246,7 @@ async def play_over_sockets(url: str, cookies: list[str], game_id: int) -> dict:
         pass
     for ws in sockets:
         await ws.close()
-    return latest[0]
+    return latest[0], open_sockets
 
 
 def play_against_the_worker(game: Game, human) -> Game:
@@ -292,8 +295,13 @@ def test_metrics_count_a_full_game_and_a_bots_thinking_and_logs_are_json_without
         assert echoed["x-request-id"] == "req-from-the-proxy"
 
         cookies = [session_cookie(ann), session_cookie(bob)]
-        final = in_own_loop(play_over_sockets)(url, cookies, game.pk)
+        final, open_sockets = in_own_loop(play_over_sockets)(url, cookies, game.pk)
         assert final["status"] == "finished"
+        assert open_sockets == 2
+        wait_until(
+            lambda: sample(scrape(url), "topiary_open_sockets", consumer="game") == 0,
+            "the closed sockets uncounted",
+        )
         game.refresh_from_db()
 
         carol = User.objects.create_user("carol", "carol@example.com", "garden-path-42")
