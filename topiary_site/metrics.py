@@ -116,18 +116,29 @@ class LiveCollector:
             import redis
 
             depth = GaugeMetricFamily(
-                "topiary_task_queue_depth", "Tasks waiting in the broker (bots, scoring, jobs)"
+                "topiary_task_queue_depth",
+                "Tasks waiting in the broker, by queue (bot moves, scoring, jobs)",
+                labels=["queue"],
             )
             client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2)
             try:
-                depth.add_metric(
-                    [], client.llen(getattr(settings, "CELERY_TASK_DEFAULT_QUEUE", "celery"))
-                )
+                for queue in task_queue_names():
+                    depth.add_metric([queue], client.llen(queue))
             except redis.RedisError:
                 return
             finally:
                 client.close()
             yield depth
+
+
+def task_queue_names() -> list[str]:
+    """The Celery queues tasks are routed to (Redis keeps each as a list of that name)."""
+    from topiary_site.celery import app
+
+    queues = app.conf.task_queues
+    if queues:
+        return sorted(queue.name for queue in queues)
+    return [app.conf.task_default_queue]
 
 
 def registry() -> CollectorRegistry:

@@ -341,7 +341,7 @@ def test_metrics_count_a_full_game_and_a_bots_thinking_and_logs_are_json_without
         )
         assert sample(samples, "topiary_task_lag_seconds_count", task="games.tasks.bot_move") >= 1
         assert sample(samples, "django_http_requests_total_by_method_total", method="GET") >= 1
-        assert "topiary_task_queue_depth" in samples
+        assert 'topiary_task_queue_depth{queue="celery"}' in samples
     finally:
         worker.stop()
         web.stop()
