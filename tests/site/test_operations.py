@@ -449,3 +449,28 @@ def test_a_backup_restored_into_a_fresh_database_serves_the_same_games(
     finally:
         restored_web.stop()
         original_web.stop()
+
+
+def test_production_answers_health_probes_over_plain_http_and_hides_metrics(
+    server_env, server_logs, production_env
+):
+    """As compose runs it: DEBUG off, HTTPS enforced, the probes from inside on plain HTTP."""
+    env = {
+        **server_env,
+        "DEBUG": "0",
+        "SECRET_KEY": production_env["SECRET_KEY"],
+        "ALLOWED_HOSTS": "topiary.example.org,127.0.0.1",
+    }
+    web, url = servers.start_web(env, server_logs)
+    try:
+        assert Session(url).get("/").status == 301, "pages still go to HTTPS"
+        status, ready = health(url, "/health/ready/")
+        assert status == 200, ready
+        healthcheck = compose_healthcheck("web", urlparse(url).port)
+        run = subprocess.run(healthcheck, capture_output=True, timeout=60, env=clean_env())
+        assert run.returncode == 0, run.stderr
+        # No METRICS_TOKEN configured: nobody gets the metrics, over HTTP or HTTPS.
+        for headers in ({}, {"X-Forwarded-Proto": "https", "Authorization": "Bearer "}):
+            assert Session(url, headers=headers).get("/metrics").status == 404
+    finally:
+        web.stop()
