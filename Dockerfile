@@ -13,7 +13,8 @@ RUN pip install -r requirements.txt
 COPY . .
 # Static files are collected (hashed, compressed) into the image; WhiteNoise serves them.
 RUN SECRET_KEY=collectstatic-only DEBUG=0 python manage.py collectstatic --noinput \
-    && useradd --system --home-dir /app topiary
+    && useradd --system --home-dir /app topiary \
+    && install -d -o topiary /var/lib/topiary-metrics
 
 USER topiary
 # Inside a container the server must listen beyond loopback.

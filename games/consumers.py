@@ -21,6 +21,7 @@ from django.conf import settings
 from games import live, selectors, services
 from games.models import Game
 from games.services import Refused
+from topiary_site import logs, metrics
 
 #: Socket work on the database runs on the executor's threads, several at once. Channels'
 #: default (thread-sensitive) runs every socket's database work of the process on one
@@ -73,9 +74,12 @@ def _seat_for(game_id: int, user) -> tuple[bool, int | None, int]:
 
 def _act(game_id: int, user, message: dict) -> dict | None:
     """Run one client request; the refusal frame if it was refused."""
+    user_token = logs.user_id.set(getattr(user, "pk", None))
     try:
-        ACTIONS[message["type"]](game_id, user, message)
+        with logs.about_game(game_id), metrics.MOVE_ROUND_TRIP.time():
+            ACTIONS[message["type"]](game_id, user, message)
     except Refused as refusal:
+        metrics.REFUSALS.labels(refusal.code).inc()
         ply = Game.objects.filter(pk=game_id).values_list("ply", flat=True).first()
         return {
             "type": "refused",
@@ -84,6 +88,8 @@ def _act(game_id: int, user, message: dict) -> dict | None:
             "code": refusal.code,
             "reason": refusal.reason,
         }
+    finally:
+        logs.user_id.reset(user_token)
     return None
 
 
@@ -249,6 +255,7 @@ class GameConsumer(_RenewingConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         self.membership = asyncio.create_task(_membership_renew(self, self.group))
         await self.accept()
+        metrics.OPEN_SOCKETS.labels("game").inc()
         await self._send_state()
         if self.seat is not None:
             await db(_presence)(self.game_id, self.user, True, self.seat, self.seat_count)
@@ -257,6 +264,7 @@ class GameConsumer(_RenewingConsumer):
         _socket_release(self)
         if not hasattr(self, "group"):
             return
+        metrics.OPEN_SOCKETS.labels("game").dec()
         await _membership_end(self, self.group)
         if self.seat is not None:
             await db(_presence)(self.game_id, self.user, False, self.seat, self.seat_count)
@@ -323,11 +331,13 @@ class LobbyConsumer(_RenewingConsumer):
         await self.channel_layer.group_add(live.LOBBY_GROUP, self.channel_name)
         self.membership = asyncio.create_task(_membership_renew(self, live.LOBBY_GROUP))
         await self.accept()
+        metrics.OPEN_SOCKETS.labels("lobby").inc()
         await self._send_tables()
 
     async def disconnect(self, code):
         _socket_release(self)
         if hasattr(self, "membership"):
+            metrics.OPEN_SOCKETS.labels("lobby").dec()
             await _membership_end(self, live.LOBBY_GROUP)
 
     async def _send_tables(self):

@@ -9,7 +9,9 @@ whole read-check-write. Pushes to sockets and bot tasks are queued with
 
 from __future__ import annotations
 
+import logging
 import secrets
+import time
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -28,6 +30,7 @@ from games import live
 from games.models import Game, Seat
 from games.signals import game_finished
 from games.thinking import bot_choose
+from topiary_site import metrics
 
 #: Longest move text accepted (the longest legal notation is far shorter).
 MOVE_MAX_LENGTH = 64
@@ -77,6 +80,27 @@ def _with_game(game_id: int, change: Callable[[Game, list[Seat]], Any]) -> Game:
     if isinstance(outcome, Refused):
         raise outcome
     return game
+
+
+log = logging.getLogger(__name__)
+
+
+def _move_counted(game: Game, seat: Seat) -> None:
+    """Count and log a move once it is committed: ids and ply only, never the move (its
+    tiles may be hidden from some players)."""
+    kind, by, game_id, ply, index = (
+        game.kind,
+        "bot" if game.bot_to_move else "player",
+        game.pk,
+        game.ply,
+        seat.index,
+    )
+
+    def done() -> None:
+        metrics.MOVES.labels(kind, by).inc()
+        log.info("move played", extra={"game_id": game_id, "ply": ply, "seat": index, "by": by})
+
+    transaction.on_commit(done)
 
 
 def _after_commit_game(game: Game, kind: str = "state") -> None:
@@ -491,6 +515,7 @@ def _move_apply(game: Game, seats: list[Seat], seat: Seat, state, move: str, now
         took = game.moves[-1]["took"] if planting else state.took(move)
     except EngineError as error:
         raise Refused("illegal", str(error)) from None
+    _move_counted(game, seat)
     game.moves = [*game.moves, {"seat": seat.index, "move": move, "took": took}]
     game.ply += 1
     game.takeback_offer = None
@@ -563,12 +588,14 @@ def bot_move_play(*, game_id: int, ply: int) -> Game | None:
     seat = seats[state.to_move]
     level = STAND_IN_LEVEL if seat.forfeit else seat.user.bot_level
     # From the bot's own view, in a thinking process when the embedded runner offers one.
+    thinking_since = time.monotonic()
     move = bot_choose(
         view=state.view(seat.index),
         level=level,
         seed=f"{game.seed}:{ply}",
         budget=settings.BOT_BUDGET,
     )
+    metrics.BOT_THINK.labels(level).observe(time.monotonic() - thinking_since)
 
     def play(game: Game, seats: list[Seat]) -> Refused | None:
         if game.status != Game.Status.ACTIVE or game.ply != ply or not game.bot_to_move:

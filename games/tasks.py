@@ -8,22 +8,25 @@ from celery import shared_task
 
 from games import services
 from topiary_site.celery import DURABLE
+from topiary_site.logs import about_game
 
 
 @shared_task(**DURABLE)
 def bot_move(game_id: int, ply: int) -> None:
     """Play the bot's move answering the position at ``ply``; nothing if the game moved on."""
-    services.bot_move_play(game_id=game_id, ply=ply)
+    with about_game(game_id):
+        services.bot_move_play(game_id=game_id, ply=ply)
 
 
 @shared_task(**DURABLE)
 def game_score(game_id: int) -> None:
     """Score a finished game (record, ranks, ratings, signal); nothing if already scored."""
-    try:
-        services.game_score(game_id=game_id)
-    except services.Refused as refusal:
-        if refusal.code != "not_found":
-            raise
+    with about_game(game_id):
+        try:
+            services.game_score(game_id=game_id)
+        except services.Refused as refusal:
+            if refusal.code != "not_found":
+                raise
 
 
 @shared_task(acks_late=True)

@@ -24,6 +24,7 @@ from engine.errors import EngineError
 from puzzles.models import DailyPuzzle, PuzzleAttempt, PuzzleStreak
 from ratings import elo
 from ratings.services import rating_record_puzzle
+from topiary_site import metrics
 
 # The first key of PostgreSQL's two-key advisory locks held while a date's puzzle is made.
 _DAILY_LOCK_NAMESPACE = 0x7A21
@@ -81,7 +82,8 @@ def daily_puzzle_prepare_tomorrow() -> DailyPuzzle:
 
 
 def _stored_fields(date: datetime.date) -> dict[str, Any]:
-    record = engine_puzzles.daily(date).to_json()
+    with metrics.PUZZLE_GENERATION.time():
+        record = engine_puzzles.daily(date).to_json()
     return {
         "seed_hex": record["seed"],
         "candidate": record["candidate"],

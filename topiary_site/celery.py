@@ -23,3 +23,18 @@ DURABLE = {
     "retry_backoff": True,
     "max_retries": 5,
 }
+
+
+# Operations (issue 23): task run time and queue lag for /metrics, and beat's heartbeat
+# for /health/ (beat notes each task it sends; only the beat process connects this).
+from celery.signals import beat_init, before_task_publish  # noqa: E402
+
+from topiary_site import health, metrics  # noqa: E402
+
+metrics.connect_celery_signals()
+
+
+@beat_init.connect(weak=False)
+def _beat_notes_what_it_sends(**_):
+    before_task_publish.connect(health.note_beat_sent, weak=False)
+    health.note_beat_sent()

@@ -99,6 +99,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 LOCAL_APPS = ["accounts", "games", "ratings", "puzzles", "tournaments"]
+OPERATIONS_APPS = ["health_check", "django_prometheus"]
 INSTALLED_APPS = [
     "daphne",
     "django.contrib.admin",
@@ -112,9 +113,11 @@ INSTALLED_APPS = [
     "django_otp.plugins.otp_totp",
     "django_otp.plugins.otp_static",
     *LOCAL_APPS,
+    *OPERATIONS_APPS,  # see "Operations" below
 ]
 
 MIDDLEWARE = [
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -123,6 +126,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "topiary_site.logs.RequestIdMiddleware",
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
 ROOT_URLCONF = "topiary_site.urls"
@@ -320,9 +325,57 @@ SOCKET_DB_THREADS = int(env("SOCKET_DB_THREADS", "8"))
 # Seconds the strong bot thinks per move (the budget engine.bots keeps within 10%).
 BOT_BUDGET = float(env("BOT_BUDGET") or 1.0)
 
+# ---------------------------------------------------------------- Operations (issue 23)
+# Health (/health/live/, /health/ready/, /health/: topiary_site.health), metrics
+# (/metrics: topiary_site.metrics), structured logs, optional error reporting.
+
+# The proxy and the containers' health checks ask over plain HTTP from inside.
+SECURE_REDIRECT_EXEMPT = [r"^health/", r"^metrics$"]
+# Bearer token Prometheus sends for /metrics; without one /metrics answers only in DEBUG.
+METRICS_TOKEN = env("METRICS_TOKEN")
+# /health/ fails when beat has sent no task for this many seconds (it sends one every 5).
+BEAT_MAX_SILENCE = float(env("BEAT_MAX_SILENCE", "60"))
+
+# One JSON object per line (production's default) or plain text (the embedded default).
+LOG_FORMAT = env("LOG_FORMAT") or ("text" if DEBUG else "json")
+if LOG_FORMAT not in {"json", "text"}:
+    raise ImproperlyConfigured("LOG_FORMAT must be json or text.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"context": {"()": "topiary_site.logs.ContextFilter"}},
+    "formatters": {
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s"
+            " %(request_id)s %(user_id)s %(game_id)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+            "timestamp": False,
+        },
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT,
+            "filters": ["context"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
+    # Django's own console handler (DEBUG only) would print a second, plain line.
+    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
 }
+
+# Celery's processes log through LOGGING above (JSON too) instead of their own format.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+# Error reporting: off unless SENTRY_DSN is set; events are scrubbed (topiary_site.errors).
+SENTRY_DSN = env("SENTRY_DSN")
+if SENTRY_DSN:
+    from topiary_site import errors
+
+    errors.init(
+        SENTRY_DSN,
+        environment=env("SENTRY_ENVIRONMENT", "production"),
+        traces_sample_rate=float(env("SENTRY_TRACES_SAMPLE_RATE", "0")),
+    )

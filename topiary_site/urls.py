@@ -2,8 +2,9 @@
 
 from django.contrib import admin
 from django.urls import include, path
+from health_check.views import HealthCheckView
 
-from topiary_site import views
+from topiary_site import health, metrics, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -14,4 +15,14 @@ urlpatterns = [
     path("puzzles/", include("puzzles.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("admin/", admin.site.urls),
+    # Operations: see topiary_site/health.py and topiary_site/metrics.py.
+    path("health/live/", HealthCheckView.as_view(checks=()), name="health_live"),
+    path(
+        "health/ready/",
+        HealthCheckView.as_view(checks=health.readiness_checks()),
+        name="health_ready",
+    ),
+    path("health/", HealthCheckView.as_view(checks=health.full_checks()), name="health"),
+    path("health/beat/", HealthCheckView.as_view(checks=health.beat_checks()), name="health_beat"),
+    path("metrics", metrics.metrics_view, name="metrics"),
 ]

@@ -40,3 +40,72 @@ def test_apps_get_postgres_and_redis_urls_of_the_compose_services():
         assert "@postgres:5432/" in environment["DATABASE_URL"]
         assert environment["REDIS_URL"].startswith("redis://redis:6379/")
         assert environment["SECRET_KEY"].startswith("${SECRET_KEY:?")
+
+
+def test_a_tls_proxy_fronts_several_web_replicas():
+    proxy = SERVICES["proxy"]
+    assert proxy["image"].startswith("caddy:")
+    assert {"80:80", "443:443"} <= set(proxy["ports"])
+    assert "./deploy/Caddyfile:/etc/caddy/Caddyfile:ro" in proxy["volumes"]
+    assert proxy["environment"]["DOMAIN"].startswith("${DOMAIN:?")
+    assert proxy["depends_on"]["web"]["condition"] == "service_healthy"
+    web = SERVICES["web"]
+    assert "ports" not in web, "only the proxy is reachable from outside"
+    assert web["deploy"]["replicas"] == "${WEB_REPLICAS:-2}"
+    caddyfile = (ROOT / "deploy" / "Caddyfile").read_text()
+    assert "{$DOMAIN} {" in caddyfile
+    assert "dynamic a web 8000" in caddyfile
+    assert "health_uri /health/ready/" in caddyfile
+    assert "respond /metrics* 404" in caddyfile
+
+
+def test_health_checks_ask_the_health_endpoints():
+    web_check = " ".join(SERVICES["web"]["healthcheck"]["test"])
+    assert "http://127.0.0.1:8000/health/ready/" in web_check
+    beat_check = SERVICES["beat"]["healthcheck"]["test"]
+    assert beat_check[1:] == ["python", "manage.py", "health_check", "health_beat", "--no-http"]
+    assert "inspect ping" in " ".join(SERVICES["worker"]["healthcheck"]["test"])
+
+
+def test_apps_share_the_metrics_directory_and_need_a_metrics_token():
+    for name in APP_SERVICES:
+        service = SERVICES[name]
+        directory = service["environment"]["PROMETHEUS_MULTIPROC_DIR"]
+        assert f"metrics:{directory}" in service["volumes"]
+        assert service["environment"]["METRICS_TOKEN"].startswith("${METRICS_TOKEN:?")
+        assert service["environment"]["LOG_FORMAT"] == "${LOG_FORMAT:-json}"
+
+
+def test_backups_run_the_tested_script_on_a_schedule():
+    backup = SERVICES["backup"]
+    assert backup["image"] == SERVICES["postgres"]["image"], "pg_dump of the server's version"
+    assert "./deploy:/deploy:ro" in backup["volumes"]
+    assert "sh /deploy/backup.sh" in compose_loop(backup)
+    assert "@postgres:5432/" in backup["environment"]["DATABASE_URL"]
+    assert backup["depends_on"]["postgres"]["condition"] == "service_healthy"
+
+
+def compose_loop(service: dict) -> str:
+    shell, flag, script = service["command"]
+    assert (shell, flag) == ("sh", "-c")
+    return script
+
+
+def test_the_sample_dashboard_charts_metrics_the_site_exports():
+    import json
+    import re
+
+    from prometheus_client.metrics import MetricWrapperBase
+
+    from topiary_site import metrics
+
+    dashboard = json.loads((ROOT / "deploy" / "grafana-dashboard.json").read_text())
+    charted = set()
+    for panel in dashboard["panels"]:
+        for target in panel["targets"]:
+            for name in re.findall(r"\btopiary_[a-z_]+", target["expr"]):
+                charted.add(re.sub(r"_(total|bucket|count|sum)$", "", name))
+    defined = {m._name for m in vars(metrics).values() if isinstance(m, MetricWrapperBase)}
+    scraped = {"topiary_live_games", "topiary_task_queue_depth", "topiary_bot_turns_waiting"}
+    assert len(charted) > 5
+    assert charted <= defined | scraped, charted - defined - scraped

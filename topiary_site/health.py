@@ -1,0 +1,129 @@
+"""Liveness and readiness, with ``django-health-check``'s views and checks.
+
+- ``/health/live/``: the process answers (nothing else is asked).
+- ``/health/ready/``: this web process can serve: PostgreSQL answers, no migration is
+  pending, the cache works, and with ``REDIS_URL`` Redis answers and a message goes
+  through the channel layer. The proxy and compose's health check use it.
+- ``/health/``: the whole site works: readiness, plus a Celery worker answering a ping
+  and beat having sent a task lately. A worker or beat down does not stop a web process
+  serving pages, so this one is for monitoring, not for taking a replica out.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import time
+
+from health_check.base import HealthCheck
+from health_check.exceptions import ServiceUnavailable
+
+#: Cache key where beat notes when it last sent a task.
+BEAT_LAST_SENT_KEY = "ops:beat-last-sent"
+
+
+@dataclasses.dataclass
+class MigrationsApplied(HealthCheck):
+    """Fails while the database lacks a migration this code needs (a deploy half done)."""
+
+    def run(self):
+        from django.db import DEFAULT_DB_ALIAS, connections
+        from django.db.migrations.executor import MigrationExecutor
+
+        executor = MigrationExecutor(connections[DEFAULT_DB_ALIAS])
+        plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
+        if plan:
+            raise ServiceUnavailable(f"{len(plan)} migrations pending")
+
+
+@dataclasses.dataclass
+class ChannelLayer(HealthCheck):
+    """A message sent through the channel layer (Redis) comes back."""
+
+    async def run(self):
+        from channels.layers import get_channel_layer
+
+        layer = get_channel_layer()
+        try:
+            channel = await layer.new_channel("health.")
+            await layer.send(channel, {"type": "health.ping"})
+            message = await layer.receive(channel)
+        except (OSError, ConnectionError) as error:
+            raise ServiceUnavailable("channel layer unreachable") from error
+        except Exception as error:  # redis-py's errors do not derive from OSError
+            raise ServiceUnavailable(f"channel layer failed: {type(error).__name__}") from error
+        if message.get("type") != "health.ping":
+            raise ServiceUnavailable("channel layer returned another message")
+
+
+@dataclasses.dataclass
+class BeatLastRun(HealthCheck):
+    """Beat sent a task within ``max_age`` (it sends the games sweep every few seconds)."""
+
+    max_age: datetime.timedelta = dataclasses.field(
+        default=datetime.timedelta(seconds=60), repr=False
+    )
+
+    def run(self):
+        from django.core.cache import cache
+
+        try:
+            last = cache.get(BEAT_LAST_SENT_KEY)
+        except Exception as error:
+            raise ServiceUnavailable("cache unreachable") from error
+        if last is None:
+            raise ServiceUnavailable("beat has not sent any task")
+        age = time.time() - float(last)
+        if age > self.max_age.total_seconds():
+            raise ServiceUnavailable(f"beat last sent a task {age:.0f} seconds ago")
+
+
+def note_beat_sent(**_) -> None:
+    """Connected in the beat process only: beat just sent a task."""
+    from django.core.cache import cache
+
+    cache.set(BEAT_LAST_SENT_KEY, time.time(), timeout=None)
+
+
+def readiness_checks() -> list:
+    from django.conf import settings
+
+    checks: list = [
+        "health_check.checks.Database",
+        MigrationsApplied,
+        "health_check.checks.Cache",
+    ]
+    if settings.REDIS_URL:
+        from redis.asyncio import Redis
+
+        url = settings.REDIS_URL
+        checks += [
+            ("health_check.contrib.redis.Redis", {"client_factory": lambda: Redis.from_url(url)}),
+            ChannelLayer,
+        ]
+    return checks
+
+
+def full_checks() -> list:
+    from django.conf import settings
+
+    checks = readiness_checks()
+    if not settings.EMBEDDED_RUNNER and settings.REDIS_URL:
+        from topiary_site.celery import app
+
+        checks += [
+            ("health_check.contrib.celery.Ping", {"app": app}),
+            (
+                BeatLastRun,
+                {"max_age": datetime.timedelta(seconds=settings.BEAT_MAX_SILENCE)},
+            ),
+        ]
+    return checks
+
+
+def beat_checks() -> list:
+    """What beat's own container health check runs (``manage.py health_check health_beat
+    --no-http``): beat sends tasks, and Redis takes them."""
+    from django.conf import settings
+
+    return [(BeatLastRun, {"max_age": datetime.timedelta(seconds=settings.BEAT_MAX_SILENCE)})]
