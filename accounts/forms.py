@@ -45,7 +45,8 @@ class RegistrationForm(PlainLabels, forms.Form):
     )
     email = forms.EmailField(
         max_length=254,
-        help_text="Never shown to other players.",
+        required=False,
+        help_text="Optional; never shown to other players. Needed to reset a forgotten password.",
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
     password = _password_field(

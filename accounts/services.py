@@ -35,15 +35,15 @@ def _registration_errors(*, username: str, email: str, password: str) -> dict[st
     else:
         if User.objects.filter(username__iexact=username).exists():
             errors["username"] = [USERNAME_TAKEN]
+    # The address is optional (without one, a forgotten password cannot be reset).
     try:
-        if not email:
-            raise ValidationError("Enter your email address.")
-        # The model field's validators: the address's form and the column's length.
-        User._meta.get_field("email").run_validators(email)
+        if email:
+            # The model field's validators: the address's form and the column's length.
+            User._meta.get_field("email").run_validators(email)
     except ValidationError as error:
         errors["email"] = error.messages
     else:
-        if User.objects.filter(email__iexact=email).exists():
+        if email and User.objects.filter(email__iexact=email).exists():
             errors["email"] = [EMAIL_TAKEN]
     try:
         validate_password(password, user=User(username=username, email=email))

@@ -79,9 +79,7 @@ def test_bad_usernames_are_refused_with_the_rule(username, reason):
     assert not User.objects.exists()
 
 
-@pytest.mark.parametrize(
-    "email", ["", "alice", "alice@", "alice@example..com", "a" * 250 + "@x.io"]
-)
+@pytest.mark.parametrize("email", ["alice", "alice@", "alice@example..com", "a" * 250 + "@x.io"])
 def test_bad_emails_are_refused(email):
     errors = errors_of(email=email)
     assert errors["email"]

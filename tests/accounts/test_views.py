@@ -231,3 +231,15 @@ def test_login_follows_next_within_the_site_only(client, alice):
     client.post(LOGOUT)
     response = client.post(LOGIN + "?next=https://evil.example/", data)
     assert response["Location"] == "/"
+
+
+def test_registering_without_an_email_address_works_and_two_such_accounts_coexist(client):
+    first = client.post(REGISTER, registration(email=""), follow=True)
+    assert first.redirect_chain == [("/@/alice/", 302)]
+    client.logout()
+    second = client.post(REGISTER, registration(username="bob", email=""), follow=True)
+    assert second.redirect_chain == [("/@/bob/", 302)]
+    assert list(User.objects.order_by("username").values_list("username", "email")) == [
+        ("alice", ""),
+        ("bob", ""),
+    ]
