@@ -63,7 +63,7 @@ if not DEBUG and not env("SECRET_KEY"):
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
-LOCAL_APPS = ["accounts", "games", "ratings", "puzzles", "tournaments"]
+LOCAL_APPS = ["accounts", "games", "ratings", "puzzles", "tournaments", "api"]
 INSTALLED_APPS = [
     "daphne",
     "django.contrib.admin",
@@ -98,6 +98,11 @@ AUTHENTICATION_BACKENDS = ["accounts.backends.PlayerBackend"]
 # Failed logins allowed per (username, address) within the window before refusing.
 LOGIN_FAILURE_LIMIT = int(env("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_FAILURE_WINDOW = int(env("LOGIN_FAILURE_WINDOW", "900"))
+# The public API's rate limits (docs/API.md): requests per minute for each token, and for
+# each address (every request from it, with or without a token). A stream counts once.
+API_RATE_PER_TOKEN = int(env("API_RATE_PER_TOKEN", "300"))
+API_RATE_PER_ADDRESS = int(env("API_RATE_PER_ADDRESS", "600"))
+API_RATE_WINDOW = int(env("API_RATE_WINDOW", "60"))
 
 TEMPLATES = [
     {

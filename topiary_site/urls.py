@@ -3,6 +3,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from api.urls import api_urls
 from topiary_site import views
 
 urlpatterns = [
@@ -13,5 +14,7 @@ urlpatterns = [
     path("leaderboards/", include("ratings.urls")),
     path("puzzles/", include("puzzles.urls")),
     path("tournaments/", include("tournaments.urls")),
+    path("", include("api.urls")),
+    path("api/", api_urls),
     path("admin/", admin.site.urls),
 ]
