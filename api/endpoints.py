@@ -354,9 +354,8 @@ async def _game_lines(game_id: int, user, token_id: int | None):
             await seen(game_id=game_id, user=user)
             since_seen = 0.0
         if fingerprint != last:
-            frame = await frame_of(game_id, user)
-            if last_ply is not None and frame["ply"] > last_ply:
-                frame = await frame_of(game_id, user, "move")
+            moved = last_ply is not None and fingerprint[1] > last_ply
+            frame = await frame_of(game_id, user, "move" if moved else "state")
             last, last_ply, quiet = fingerprint, frame["ply"], 0.0
             yield _line(frame)
             status, scored = fingerprint[0], fingerprint[4]
