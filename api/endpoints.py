@@ -10,13 +10,14 @@ from __future__ import annotations
 import asyncio
 import datetime
 import json
+import logging
 
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils import timezone
 from ninja import NinjaAPI, Schema
-from ninja.errors import AuthenticationError
+from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 from ninja.security import HttpBearer
 
@@ -40,6 +41,7 @@ KEEPALIVE_S = 10.0
 #: How often a player's open game stream counts as a sign of life at the table.
 SEEN_EVERY_S = 10.0
 NDJSON = "application/x-ndjson"
+logger = logging.getLogger(__name__)
 
 #: HTTP status of each refusal code (the codes are those of docs/PROTOCOL.md).
 STATUS_OF_CODE = {
@@ -148,6 +150,23 @@ def _invalid(request, error: NinjaValidationError):
     first = error.errors[0] if error.errors else {}
     where = ".".join(str(part) for part in first.get("loc", ()))
     return _error(request, "bad_request", f"{where}: {first.get('msg', 'invalid request')}", 400)
+
+
+#: Codes for the errors django-ninja raises itself (a body that is not JSON, say).
+CODE_OF_STATUS = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found"}
+
+
+@api.exception_handler(HttpError)
+def _http_error(request, error: HttpError):
+    code = CODE_OF_STATUS.get(error.status_code, "error")
+    return _error(request, code, str(error.message), error.status_code)
+
+
+@api.exception_handler(Exception)
+def _server_error(request, error: Exception):
+    # Logged with its traceback for us; the caller gets a sentence, never the trace.
+    logger.exception("API error on %s", request.path)
+    return _error(request, "server_error", "something went wrong on our side", 500)
 
 
 @api.exception_handler(Http404)
