@@ -12,8 +12,9 @@ import datetime
 import json
 import logging
 
-from channels.db import database_sync_to_async
+from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils import timezone
 from ninja import NinjaAPI, Schema
@@ -347,6 +348,21 @@ def game_export(request: HttpRequest, game_id: int):
     return selectors.finished_game_json(game)
 
 
+def _released(read):
+    """``read`` made awaitable for a stream, handing its database connection back to the pool
+    after each call: a stream open for hours must not hold one of the few pooled connections.
+    (Inside a test's transaction the connection is kept: closing it would end the test's.)"""
+
+    def run(*args, **kwargs):
+        try:
+            return read(*args, **kwargs)
+        finally:
+            if not connection.in_atomic_block:
+                connection.close()
+
+    return sync_to_async(run)
+
+
 def _token_live(token_id: int | None) -> bool:
     return (
         token_id is None or ApiToken.objects.filter(pk=token_id, revoked_at__isnull=True).exists()
@@ -356,10 +372,10 @@ def _token_live(token_id: int | None) -> bool:
 async def _game_lines(game_id: int, user, token_id: int | None):
     """NDJSON lines of one game for one viewer: a frame whenever the game changes, a blank
     keep-alive line when nothing does, an end once the game is over and scored."""
-    poll = database_sync_to_async(selectors.game_fingerprint)
-    frame_of = database_sync_to_async(_frame)
-    live = database_sync_to_async(_token_live)
-    seen = database_sync_to_async(game_services.seat_seen)
+    poll = _released(selectors.game_fingerprint)
+    frame_of = _released(_frame)
+    live = _released(_token_live)
+    seen = _released(game_services.seat_seen)
     last, last_ply, quiet, since_seen = None, None, 0.0, SEEN_EVERY_S
     while True:
         if not await live(token_id):
@@ -404,9 +420,9 @@ def game_stream(request: HttpRequest, game_id: int):
 
 async def _event_lines(user, token_id: int):
     """NDJSON lines of an account's events: challenges arriving, games starting and ending."""
-    events_of = database_sync_to_async(selectors.account_events)
-    ended = database_sync_to_async(selectors.game_ended)
-    live = database_sync_to_async(_token_live)
+    events_of = _released(selectors.account_events)
+    ended = _released(selectors.game_ended)
+    live = _released(_token_live)
     challenged: set[int] = set()
     playing: list[int] = []
     quiet = 0.0

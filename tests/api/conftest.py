@@ -6,6 +6,7 @@ import itertools
 import json
 
 import pytest
+from asgiref.sync import async_to_sync
 
 from accounts.models import User
 from api import services
@@ -68,8 +69,15 @@ def api(client):
 
 def ndjson(response) -> list[dict]:
     """The objects of an NDJSON response (streamed or not), keep-alive lines skipped."""
-    if response.streaming:
-        body = b"".join(response.streaming_content)
-    else:
+    if not response.streaming:
         body = response.content
+    elif response.is_async:
+        # The streams are async generators (as served by the ASGI server): read to the end.
+        body = async_to_sync(_read_all)(response.streaming_content)
+    else:
+        body = b"".join(response.streaming_content)
     return [json.loads(line) for line in body.splitlines() if line.strip()]
+
+
+async def _read_all(chunks) -> bytes:
+    return b"".join([chunk async for chunk in chunks])

@@ -75,7 +75,9 @@ def test_unknown_things_are_404_json(client):
         assert response.json()["code"] == "not_found"
 
 
-def test_a_flood_from_one_token_gets_429_with_retry_after(client, settings, make_player, make_token):
+def test_a_flood_from_one_token_gets_429_with_retry_after(
+    client, settings, make_player, make_token
+):
     settings.API_RATE_PER_TOKEN = 3
     ann = make_player()
     _, secret = make_token(ann, "read")
