@@ -19,11 +19,17 @@ class User(AbstractUser):
         RANDOM = "random", "Random"
         GREEDY = "greedy", "Greedy"
         STRONG = "strong", "Strong"
-        # Not an engine level: an outside program moves this bot through the Bot API.
-        API = "api", "Outside program (Bot API)"
+
+    #: Not an engine level (so not in ``BotLevel``, which lists the house bots' levels): an
+    #: outside program moves this bot through the Bot API (docs/API.md).
+    OUTSIDE_BOT_LEVEL = "api"
 
     is_bot = models.BooleanField(default=False)
-    bot_level = models.CharField(max_length=16, choices=BotLevel.choices, blank=True)
+    bot_level = models.CharField(
+        max_length=16,
+        choices=[*BotLevel.choices, (OUTSIDE_BOT_LEVEL, "Outside program (Bot API)")],
+        blank=True,
+    )
 
     objects = UserManager()
 
@@ -53,4 +59,4 @@ class User(AbstractUser):
         ``is_bot`` says "a BOT account" (marked BOT, rated on the bots' boards); an
         outside bot (``bot_level`` ``api``) is a bot too but plays only through the API.
         """
-        return self.is_bot and self.bot_level != self.BotLevel.API
+        return self.is_bot and self.bot_level != self.OUTSIDE_BOT_LEVEL

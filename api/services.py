@@ -92,6 +92,6 @@ def bot_account_upgrade(*, user) -> User:
         if Seat.objects.filter(user=user).exists():
             raise TokenError("has_games", "only an account that has played no games can be a BOT")
         user.is_bot = True
-        user.bot_level = User.BotLevel.API
+        user.bot_level = User.OUTSIDE_BOT_LEVEL
         user.save(update_fields=["is_bot", "bot_level"])
     return user
