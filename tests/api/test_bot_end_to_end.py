@@ -108,8 +108,8 @@ def test_the_reference_bot_plays_a_rated_topiary_game_against_a_house_bot(
     assert any(entry["seat"] == bot_seat for entry in game.moves)
     changes = RatingChange.objects.filter(game=game)
     assert {change.user_id for change in changes} == {bot.pk, house.pk}
-    log = bot_process[1].read_text()
-    assert f"game {game.pk} over" in log
+    # The bot hears of the end on its stream (the last frame, with the result).
+    wait_until(lambda: f"game {game.pk} over" in bot_process[1].read_text(), 60, "the bot's log")
 
 
 def test_the_reference_bot_accepts_a_challenge_and_plays_a_person(
@@ -152,7 +152,7 @@ def test_the_reference_bot_accepts_a_challenge_and_plays_a_person(
     game = wait_until(lambda: finished_and_rated(game_id), 120, "the game to be scored")
     assert RatingChange.objects.filter(game=game, user=bot).exists()
     assert RatingChange.objects.filter(game=game, user=person).exists()
-    assert f"game {game_id} over" in bot_process[1].read_text()
+    wait_until(lambda: f"game {game_id} over" in bot_process[1].read_text(), 60, "the bot's log")
 
 
 def test_a_revoked_token_ends_its_open_stream(asgi_server, make_player, make_token):
