@@ -169,3 +169,51 @@ def test_a_revoked_token_ends_its_open_stream(asgi_server, make_player, make_tok
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(request, timeout=30)
     assert refused.value.code == 401
+
+
+def test_the_reference_bot_plays_a_three_player_topiary_table(
+    asgi_server, celery_worker, outside_bot, bot_process, make_player, make_token
+):
+    """The bot, a house bot and a person who plays from their own game stream, whose every
+    line is checked for tiles that person may not know (as the socket frames are)."""
+    from engine.rng import Rng
+    from tests.games.test_privacy import choose, forbidden_for, leaked
+
+    bot, _ = outside_bot
+    person = make_player()
+    _, secret = make_token(person, "read", "play")
+    game = game_services.game_create(
+        kind="topiary",
+        players=[bot, bot_ensure(level="random"), person],
+        options={},
+        rated=True,
+        clock_initial=None,
+        clock_increment=None,
+        correspondence_days=1,
+    )
+    request = urllib.request.Request(
+        f"{asgi_server}/api/games/{game.pk}/stream", headers={"Authorization": f"Bearer {secret}"}
+    )
+    rng, checked, last, moved_at = Rng(3), 0, None, None
+    with urllib.request.urlopen(request, timeout=60) as response:
+        for raw in response:
+            if not raw.strip():
+                continue
+            frame = json.loads(raw)
+            last = frame
+            assert frame["you"] == 2
+            now = Game.objects.get(pk=game.pk)
+            if frame["status"] == "active" and now.ply == frame["ply"]:
+                # The frame describes the game as it stands: none of its hidden tiles is there.
+                assert not leaked(raw.decode(), forbidden_for(now.state, 2)), frame["ply"]
+                checked += 1
+            if frame["status"] == "active" and frame["to_move"] == 2 and moved_at != frame["ply"]:
+                moved_at = frame["ply"]
+                move, _ = choose(frame, rng)
+                http(asgi_server, "POST", f"/api/games/{game.pk}/move", secret,
+                     {"ply": frame["ply"], "move": move})  # fmt: skip
+    assert last["status"] == "finished" and last["result"] is not None
+    assert checked > 10
+    game = wait_until(lambda: finished_and_rated(game.pk), 60, "the game to be scored")
+    assert RatingChange.objects.filter(game=game).count() == 3
+    wait_until(lambda: f"game {game.pk} over" in bot_process[1].read_text(), 60, "the bot's log")
