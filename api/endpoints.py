@@ -14,6 +14,7 @@ import logging
 
 from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils import timezone
@@ -34,6 +35,7 @@ from puzzles import selectors as puzzle_selectors
 from puzzles import services as puzzle_services
 from ratings.models import RatingKind
 from tournaments import selectors as tournament_selectors
+from tournaments import services as tournament_services
 from tournaments.models import Tournament
 
 #: Seconds between two looks at the database by a stream, and between keep-alive lines.
@@ -168,6 +170,12 @@ def _server_error(request, error: Exception):
     # Logged with its traceback for us; the caller gets a sentence, never the trace.
     logger.exception("API error on %s", request.path)
     return _error(request, "server_error", "something went wrong on our side", 500)
+
+
+@api.exception_handler(DjangoValidationError)
+def _not_allowed(request, error: DjangoValidationError):
+    # The tournaments' services refuse with a sentence (full, started, not entered...).
+    return _error(request, "not_allowed", " ".join(error.messages), 409)
 
 
 @api.exception_handler(Http404)
@@ -588,11 +596,51 @@ def puzzle_daily(request: HttpRequest):
 @api.get("/puzzles/{date}", tags=["puzzles"])
 def puzzle_of_date(request: HttpRequest, date: datetime.date):
     """The puzzle of an archive date (none in the future)."""
-    today = timezone.localdate()
-    if not puzzle_selectors.puzzle_date_playable(date, today=today):
+    return _puzzle_json(_puzzle_playable(date), _reader(request))
+
+
+class PuzzleSubmissionIn(Schema):
+    seat: int
+    moves: list[str]
+
+
+def _puzzle_playable(date: datetime.date):
+    if not puzzle_selectors.puzzle_date_playable(date, today=timezone.localdate()):
         raise ApiError("not_found", f"no puzzle for {date.isoformat()}")
-    puzzle = puzzle_services.daily_puzzle_get_or_create(date=date)
-    return _puzzle_json(puzzle, _reader(request))
+    return puzzle_services.daily_puzzle_get_or_create(date=date)
+
+
+def _verdict_json(verdict) -> dict:
+    return {
+        "score": verdict.score,
+        "optimum": verdict.optimum,
+        "solved": verdict.solved,
+        "line": verdict.line,
+        "rated": verdict.rated,
+        "rating_before": verdict.rating_before,
+        "rating_after": verdict.rating_after,
+    }
+
+
+@api.post("/puzzles/{date}/submit", auth=token_auth, tags=["puzzles"])
+def puzzle_submit(request: HttpRequest, date: datetime.date, body: PuzzleSubmissionIn):
+    """Submit a complete line (``{"seat", "moves"}``, K moves) for a puzzle (``puzzle:write``);
+    the first attempt at a puzzle is rated, as on the page."""
+    user = _require(request, Scope.PUZZLE_WRITE)
+    try:
+        verdict = puzzle_services.puzzle_attempt_submit(
+            puzzle=_puzzle_playable(date), user=user, submission=body.model_dump()
+        )
+    except puzzle_services.SubmissionRefused as refusal:
+        raise ApiError("bad_request", str(refusal)) from None
+    return _verdict_json(verdict)
+
+
+@api.post("/puzzles/{date}/give-up", auth=token_auth, tags=["puzzles"])
+def puzzle_give_up(request: HttpRequest, date: datetime.date):
+    """Give up and get one optimal line (``puzzle:write``); a first attempt counts as lost."""
+    user = _require(request, Scope.PUZZLE_WRITE)
+    return _verdict_json(puzzle_services.puzzle_give_up(puzzle=_puzzle_playable(date), user=user))
 
 
 # --------------------------------------------------------------------------- tournaments
@@ -662,3 +710,19 @@ def tournament(request: HttpRequest, tournament_id: int):
         "standings": standings,
         "rounds": rounds,
     }
+
+
+@api.post("/tournaments/{tournament_id}/join", auth=token_auth, tags=["tournaments"])
+def tournament_join(request: HttpRequest, tournament_id: int):
+    """Enter an upcoming tournament (``tournament:write``), as the page's Join button."""
+    user = _require(request, Scope.TOURNAMENT_WRITE)
+    tournament_services.tournament_join(tournament_id=tournament_id, user=user)
+    return _ok()
+
+
+@api.post("/tournaments/{tournament_id}/withdraw", auth=token_auth, tags=["tournaments"])
+def tournament_withdraw(request: HttpRequest, tournament_id: int):
+    """Leave a tournament (``tournament:write``)."""
+    user = _require(request, Scope.TOURNAMENT_WRITE)
+    tournament_services.tournament_withdraw(tournament_id=tournament_id, user=user)
+    return _ok()

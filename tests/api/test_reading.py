@@ -149,14 +149,21 @@ def test_a_puzzle_shows_its_line_only_after_giving_up(client, make_player, make_
     _, secret = make_token(ann, "read")
     shown = Api(client, secret).get(f"/puzzles/{date.isoformat()}").json()
     assert shown["line"] is None and shown["legal_moves"] and shown["k"] == puzzle.k
-    puzzle_services.puzzle_give_up(puzzle=puzzle, user=ann)
+    refused = Api(client, secret).post(f"/puzzles/{date.isoformat()}/give-up")
+    assert refused.status_code == 403 and refused.json()["code"] == "missing_scope"
+    assert Api(client, secret).get(f"/puzzles/{date.isoformat()}").json()["line"] is None
+    _, writer = make_token(ann, "puzzle:write")
+    bad = Api(client, writer).post(f"/puzzles/{date.isoformat()}/submit", {"seat": 9, "moves": []})
+    assert bad.status_code == 400 and "seat" in bad.json()["message"]
+    gave_up = Api(client, writer).post(f"/puzzles/{date.isoformat()}/give-up").json()
+    assert gave_up["line"] == puzzle.line and gave_up["solved"] is False
     assert Api(client, secret).get(f"/puzzles/{date.isoformat()}").json()["line"] == puzzle.line
     assert Api(client).get(f"/puzzles/{date.isoformat()}").json()["line"] is None
     future = (datetime.date.today() + datetime.timedelta(days=3)).isoformat()
     assert Api(client).get(f"/puzzles/{future}").status_code == 404
 
 
-def test_tournaments_are_listed_with_standings_and_pairings(client, make_player):
+def test_tournaments_are_listed_with_standings_and_pairings(client, make_player, make_token):
     from tests.tournaments.conftest import make_due, make_tournament
     from tournaments import services as tournament_services
 
@@ -165,6 +172,11 @@ def test_tournaments_are_listed_with_standings_and_pairings(client, make_player)
     entrants = [make_player() for _ in range(4)]
     for user in entrants:
         tournament_services.tournament_join(tournament_id=tournament.pk, user=user)
+    _, writer = make_token(entrants[0], "tournament:write")
+    assert Api(client, writer).post(f"/tournaments/{tournament.pk}/withdraw").json()["ok"]
+    again = Api(client, writer).post(f"/tournaments/{tournament.pk}/withdraw")
+    assert again.status_code == 409 and again.json()["message"]
+    assert Api(client, writer).post(f"/tournaments/{tournament.pk}/join").json()["ok"]
     listing = Api(client).get("/tournaments").json()
     assert [t["id"] for t in listing["upcoming"]] == [tournament.pk]
     make_due(tournament)
