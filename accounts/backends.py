@@ -1,10 +1,14 @@
-"""Authentication that never lets a bot account in, whatever its password."""
+"""Authentication that never lets a house bot in, whatever its password."""
 
 from django.contrib.auth.backends import ModelBackend
 
 
 class PlayerBackend(ModelBackend):
-    """Django's model backend, refusing bots (they play through the server, not a session)."""
+    """Django's model backend, refusing house bots (the site moves them, nobody signs in).
+
+    An outside bot's owner still signs in, to manage the account's API tokens.
+    """
 
     def user_can_authenticate(self, user) -> bool:
-        return not getattr(user, "is_bot", False) and super().user_can_authenticate(user)
+        house_bot = getattr(user, "moved_by_site", False)
+        return not house_bot and super().user_can_authenticate(user)

@@ -12,15 +12,24 @@ class UserManager(DjangoUserManager):
 
 
 class User(AbstractUser):
-    """A player. Bots are users too, marked ``is_bot``, with the engine level they play at."""
+    """A player. Bots are users too, marked ``is_bot``, with the engine level they play at
+    (or ``api``: an outside program plays it through the Bot API)."""
 
     class BotLevel(models.TextChoices):
         RANDOM = "random", "Random"
         GREEDY = "greedy", "Greedy"
         STRONG = "strong", "Strong"
 
+    #: Not an engine level (so not in ``BotLevel``, which lists the house bots' levels): an
+    #: outside program moves this bot through the Bot API (docs/API.md).
+    OUTSIDE_BOT_LEVEL = "api"
+
     is_bot = models.BooleanField(default=False)
-    bot_level = models.CharField(max_length=16, choices=BotLevel.choices, blank=True)
+    bot_level = models.CharField(
+        max_length=16,
+        choices=[*BotLevel.choices, (OUTSIDE_BOT_LEVEL, "Outside program (Bot API)")],
+        blank=True,
+    )
     # Set when the player closed the account: it keeps its name (games and ratings stay
     # history under it, nobody else can take it) and can never sign in again.
     closed_at = models.DateTimeField(null=True, blank=True)
@@ -45,6 +54,15 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.username
+
+    @property
+    def moved_by_site(self) -> bool:
+        """True for the house bots, whose moves the site's workers choose and play.
+
+        ``is_bot`` says "a BOT account" (marked BOT, rated on the bots' boards); an
+        outside bot (``bot_level`` ``api``) is a bot too but plays only through the API.
+        """
+        return self.is_bot and self.bot_level != self.OUTSIDE_BOT_LEVEL
 
 
 class Preferences(models.Model):

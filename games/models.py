@@ -282,12 +282,15 @@ class Seat(models.Model):
 
     @property
     def played_by_bot(self) -> bool:
-        """True when a bot makes this seat's moves."""
-        return bool(self.forfeit) or (self.user is not None and self.user.is_bot)
+        """True when the site's engine makes this seat's moves (a house bot or a stand-in).
+
+        An outside bot (Bot API) is a bot account but moves by itself: never queued.
+        """
+        return bool(self.forfeit) or (self.user is not None and self.user.moved_by_site)
 
     def gone_since(self, game: Game):
-        """Since when the player has shown no sign of life (bots are never gone)."""
-        if self.user is None or self.user.is_bot:
+        """Since when the player has shown no sign of life (house bots are never gone)."""
+        if self.user is None or self.user.moved_by_site:
             return None
         return self.last_seen or game.started_at
 

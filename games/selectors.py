@@ -64,7 +64,7 @@ def _seat_json(game: Game, seat: Seat, now, reveal_results: bool) -> dict:
         "online": bool(
             user
             and (
-                user.is_bot
+                user.moved_by_site
                 or (seat.last_seen and (now - seat.last_seen).total_seconds() < ONLINE_WITHIN_S)
             )
         ),

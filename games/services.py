@@ -170,7 +170,7 @@ def _new_game(*, kind, players, options, rated, time, created_by, invited=None) 
 def _check_human(user) -> None:
     if user is None or not user.is_authenticated:
         raise Refused("not_signed_in", "sign in to play")
-    if user.is_bot:
+    if user.moved_by_site:
         raise Refused("bad_request", "bots are seated by the site, not by themselves")
 
 
@@ -224,7 +224,7 @@ def challenge_create(
         raise Refused("bad_request", f"there is no player called {opponent_username!r}")
     if opponent.pk == user.pk:
         raise Refused("bad_request", "you cannot challenge yourself")
-    if opponent.is_bot:
+    if opponent.moved_by_site:
         return game_create(
             kind=kind,
             players=[user, opponent],
@@ -424,7 +424,7 @@ def table_leave(*, game_id: int, user) -> Game | None:
         for seat in mine:
             seat.user = None
             seat.save(update_fields=["user"])
-        humans = [seat for seat in seats if seat.user is not None and not seat.user.is_bot]
+        humans = [seat for seat in seats if seat.user is not None and not seat.user.moved_by_site]
         if not humans or game.invited_id == user.pk:
             game.delete()
         else:
@@ -446,7 +446,7 @@ def _turn_begin(game: Game, seats: list[Seat], state, now) -> None:
         game.deadline = None
     elif game.is_live:
         game.deadline = now + timedelta(milliseconds=mover.clock_ms)
-    elif mover.user.is_bot:
+    elif mover.user.moved_by_site:
         game.deadline = None
     else:
         game.deadline = now + timedelta(days=game.correspondence_days)
@@ -791,7 +791,7 @@ def takeback_offer(*, game_id: int, user, ply: int) -> Game:
             raise Refused("not_allowed", "one takeback per turn: this move stands")
         if game.takeback_offer == game.ply:
             raise Refused("not_allowed", "your takeback offer is waiting for an answer")
-        if other.user.is_bot:
+        if other.user.moved_by_site:
             _takeback_apply(game, seats, timezone.now())
             return
         game.takeback_offer = game.ply

@@ -98,7 +98,7 @@ if not DEBUG and not env("SECRET_KEY"):
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
-LOCAL_APPS = ["accounts", "games", "ratings", "puzzles", "tournaments"]
+LOCAL_APPS = ["accounts", "games", "ratings", "puzzles", "tournaments", "api"]
 OPERATIONS_APPS = ["health_check", "django_prometheus"]
 INSTALLED_APPS = [
     "daphne",
@@ -163,6 +163,11 @@ else:
     # The embedded default: each message is a file a developer can open.
     EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
     EMAIL_FILE_PATH = env("EMAIL_FILE_PATH") or str(BASE_DIR / "var" / "mail")
+# The public API's rate limits (docs/API.md): requests per minute for each token, and for
+# each address (every request from it, with or without a token). A stream counts once.
+API_RATE_PER_TOKEN = int(env("API_RATE_PER_TOKEN", "300"))
+API_RATE_PER_ADDRESS = int(env("API_RATE_PER_ADDRESS", "600"))
+API_RATE_WINDOW = int(env("API_RATE_WINDOW", "60"))
 
 TEMPLATES = [
     {

@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 from health_check.views import HealthCheckView
 
+from api.urls import api_urls
 from topiary_site import health, metrics, views
 
 urlpatterns = [
@@ -14,6 +15,8 @@ urlpatterns = [
     path("leaderboards/", include("ratings.urls")),
     path("puzzles/", include("puzzles.urls")),
     path("tournaments/", include("tournaments.urls")),
+    path("", include("api.urls")),
+    path("api/", api_urls),
     path("admin/", admin.site.urls),
     # Operations: see topiary_site/health.py and topiary_site/metrics.py.
     path("health/live/", HealthCheckView.as_view(checks=()), name="health_live"),

@@ -1,0 +1,44 @@
+from django.conf import settings
+from django.db import models
+
+
+class Scope(models.TextChoices):
+    """What a personal API token may do (docs/API.md lists the endpoints of each)."""
+
+    READ = "read", "Read your own data (your seat's view of your games, your account)"
+    PLAY = "play", "Play your games (moves, resign, challenges) as a human account"
+    BOT_PLAY = "bot:play", "Play as a BOT account (and upgrade an account to BOT)"
+    PUZZLE_WRITE = "puzzle:write", "Submit puzzle attempts"
+    TOURNAMENT_WRITE = "tournament:write", "Join and leave tournaments"
+
+
+class ApiToken(models.Model):
+    """A personal API token: a name, scopes, and the SHA-256 of its secret (never the secret).
+
+    The secret is shown once, when the token is made; ``prefix`` (its first characters)
+    lets its owner tell tokens apart on the settings page.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=60)
+    scopes = models.JSONField(default=list)
+    secret_hash = models.CharField(max_length=64, unique=True)
+    prefix = models.CharField(max_length=12)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.user} token {self.name!r}"
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None
+
+    def allows(self, scope: str) -> bool:
+        return scope in self.scopes

@@ -1,0 +1,97 @@
+"""Writes of the API app: personal tokens, and upgrading an account to a BOT account."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from api.models import ApiToken, Scope
+from games.models import Seat
+
+#: Every secret starts so, which makes a leaked one easy to recognise (and to scan for).
+SECRET_PREFIX = "tpy_"
+NAME_MAX_LENGTH = 60
+
+
+class TokenError(Exception):
+    """A token request refused; nothing changed. ``code`` for programs, the message for people."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def secret_hash(secret: str) -> str:
+    """The stored form of a secret: SHA-256 (a random 256-bit secret needs no slow hash)."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def token_create(*, user, name: str, scopes: list[str]) -> tuple[ApiToken, str]:
+    """A new token of ``user`` and its secret, which is returned here once and never stored."""
+    name = (name or "").strip()
+    if not name or len(name) > NAME_MAX_LENGTH:
+        raise TokenError("bad_request", f"name the token (1 to {NAME_MAX_LENGTH} characters)")
+    unknown = sorted(set(scopes) - set(Scope.values))
+    if unknown:
+        raise TokenError("bad_request", f"unknown scopes: {', '.join(unknown)}")
+    if not scopes:
+        raise TokenError("bad_request", "choose at least one scope")
+    secret = SECRET_PREFIX + secrets.token_urlsafe(32)
+    token = ApiToken.objects.create(
+        user=user,
+        name=name,
+        scopes=[scope for scope in Scope.values if scope in scopes],
+        secret_hash=secret_hash(secret),
+        prefix=secret[: len(SECRET_PREFIX) + 4],
+    )
+    return token, secret
+
+
+def token_revoke(*, user, token_id: int) -> ApiToken:
+    """Revoke one of ``user``'s tokens: every request carrying it is refused from now on."""
+    token = ApiToken.objects.filter(user=user, pk=token_id).first()
+    if token is None:
+        raise TokenError("not_found", "you have no such token")
+    if token.revoked_at is None:
+        token.revoked_at = timezone.now()
+        token.save(update_fields=["revoked_at"])
+    return token
+
+
+def token_authenticate(secret: str) -> ApiToken | None:
+    """The live token with this secret (its last use noted), or None."""
+    token = (
+        ApiToken.objects.select_related("user")
+        .filter(secret_hash=secret_hash(secret), revoked_at__isnull=True, user__is_active=True)
+        .first()
+    )
+    if token is not None:
+        now = timezone.now()
+        # Noted at most once a minute: a bot's every move need not write the token's row.
+        if token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60:
+            ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+            token.last_used_at = now
+    return token
+
+
+def bot_account_upgrade(*, user) -> User:
+    """Make ``user`` a BOT account moved by an outside program (``bot_level`` ``api``).
+
+    Only an account that has never sat at a table may become a bot: its games and
+    ratings were a human's. The change is for good (as on lichess).
+    """
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user.pk)
+        if user.is_bot:
+            raise TokenError("already_bot", "this account is already a BOT account")
+        if Seat.objects.filter(user=user).exists():
+            raise TokenError("has_games", "only an account that has played no games can be a BOT")
+        user.is_bot = True
+        user.bot_level = User.OUTSIDE_BOT_LEVEL
+        user.save(update_fields=["is_bot", "bot_level"])
+    return user

@@ -1,0 +1,83 @@
+"""Helpers for the API tests: players, tokens, and requests carrying a token."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+from asgiref.sync import async_to_sync
+
+from accounts.models import User
+from api import services
+
+_names = itertools.count(1)
+_addresses = itertools.count(1)
+
+
+@pytest.fixture
+def make_player(db):
+    """A new human player with a unique name."""
+
+    def make(name: str | None = None) -> User:
+        name = name or f"apiplayer{next(_names)}"
+        return User.objects.create_user(name, f"{name}@example.com", "garden-path-42")
+
+    return make
+
+
+@pytest.fixture
+def make_token(db):
+    """(token, secret) for a user with the scopes given."""
+
+    def make(user, *scopes: str, name: str = "test"):
+        return services.token_create(user=user, name=name, scopes=list(scopes) or ["read"])
+
+    return make
+
+
+def fresh_address() -> str:
+    """A client address of its own: rate counters of other tests never reach it."""
+    n = next(_addresses)
+    return f"10.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}"
+
+
+class Api:
+    """Django's test client speaking to /api/ with a bearer token (or none)."""
+
+    def __init__(self, client, secret: str | None = None, address: str | None = None):
+        self.client = client
+        self.extra = {"REMOTE_ADDR": address or fresh_address()}
+        if secret:
+            self.extra["HTTP_AUTHORIZATION"] = f"Bearer {secret}"
+
+    def get(self, path: str, **params):
+        return self.client.get("/api" + path, params, **self.extra)
+
+    def post(self, path: str, body=None, raw: str | None = None):
+        data = raw if raw is not None else json.dumps(body if body is not None else {})
+        return self.client.post("/api" + path, data, content_type="application/json", **self.extra)
+
+
+@pytest.fixture
+def api(client):
+    def make(secret: str | None = None, address: str | None = None) -> Api:
+        return Api(client, secret, address)
+
+    return make
+
+
+def ndjson(response) -> list[dict]:
+    """The objects of an NDJSON response (streamed or not), keep-alive lines skipped."""
+    if not response.streaming:
+        body = response.content
+    elif response.is_async:
+        # The streams are async generators (as served by the ASGI server): read to the end.
+        body = async_to_sync(_read_all)(response.streaming_content)
+    else:
+        body = b"".join(response.streaming_content)
+    return [json.loads(line) for line in body.splitlines() if line.strip()]
+
+
+async def _read_all(chunks) -> bytes:
+    return b"".join([chunk async for chunk in chunks])

@@ -1,0 +1,132 @@
+"""Errors are JSON {code, message} and change nothing; floods get 429 with Retry-After."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import services as game_services
+from games.models import Game
+from tests.api.conftest import Api, fresh_address
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game(make_player):
+    ann, bob = make_player(), make_player()
+    game = game_services.game_create(
+        kind="topiary",
+        players=[ann, bob],
+        options={},
+        rated=False,
+        clock_initial=None,
+        clock_increment=None,
+        correspondence_days=3,
+        first_player=0,
+    )
+    return game, ann, bob
+
+
+def _unchanged(game: Game) -> None:
+    before = (game.ply, game.moves, game.state)
+    game.refresh_from_db()
+    assert (game.ply, game.moves, game.state) == before
+
+
+def test_malformed_moves_get_clear_errors_and_change_nothing(client, game, make_token):
+    game, ann, _ = game
+    _, secret = make_token(ann, "play")
+    api = Api(client, secret)
+    cases = [
+        (api.post(f"/games/{game.pk}/move", raw="{not json"), 400, "bad_request"),
+        (api.post(f"/games/{game.pk}/move", {"move": "a1"}), 400, "bad_request"),
+        (api.post(f"/games/{game.pk}/move", {"ply": "x", "move": "a1"}), 400, "bad_request"),
+        (api.post(f"/games/{game.pk}/move", {"ply": 0, "move": "z9 nonsense"}), 400, "illegal"),
+        (api.post(f"/games/{game.pk}/move", {"ply": 0, "move": "a" * 500}), 400, "bad_request"),
+        (api.post(f"/games/{game.pk}/move", {"ply": 7, "move": "a1"}), 409, "stale"),
+        (api.post("/games/999999/move", {"ply": 0, "move": "a1"}), 404, "not_found"),
+    ]
+    for response, status, code in cases:
+        assert response.status_code == status, response.content
+        body = response.json()
+        assert body["code"] == code and body["message"], body
+    _unchanged(game)
+
+
+def test_a_move_out_of_turn_or_from_outside_is_refused(client, game, make_token, make_player):
+    game, ann, bob = game
+    frame = Api(client, make_token(ann, "play")[1]).get(f"/games/{game.pk}").json()
+    assert frame["to_move"] == 0
+    _, bob_secret = make_token(bob, "play")
+    move = {"ply": 0, "move": frame["legal_steps"][0]}
+    response = Api(client, bob_secret).post(f"/games/{game.pk}/move", move)
+    assert response.status_code == 409 and response.json()["code"] == "not_your_turn"
+    _, outsider = make_token(make_player(), "play")
+    response = Api(client, outsider).post(f"/games/{game.pk}/move", move)
+    assert response.status_code == 403 and response.json()["code"] == "not_seated"
+    _unchanged(game)
+
+
+def test_unknown_things_are_404_json(client):
+    api = Api(client)
+    for path in ("/users/nobody-here", "/games/999999", "/tournaments/999999", "/leaderboards/x"):
+        response = api.get(path)
+        assert response.status_code == 404
+        assert response.json()["code"] == "not_found"
+
+
+def test_a_flood_from_one_token_gets_429_with_retry_after(
+    client, settings, make_player, make_token
+):
+    settings.API_RATE_PER_TOKEN = 3
+    ann = make_player()
+    _, secret = make_token(ann, "read")
+    api = Api(client, secret)
+    statuses = [api.get("/account").status_code for _ in range(4)]
+    assert statuses == [200, 200, 200, 429]
+    refused = api.get("/account")
+    assert refused.json()["code"] == "rate_limited"
+    assert 1 <= int(refused["Retry-After"]) <= settings.API_RATE_WINDOW
+    # Another token of the same player, from another address, has its own allowance.
+    _, other = make_token(ann, "read")
+    assert Api(client, other).get("/account").status_code == 200
+
+
+def test_a_flood_from_one_address_gets_429_with_retry_after(client, settings, make_player):
+    settings.API_RATE_PER_ADDRESS = 2
+    address = fresh_address()
+    api = Api(client, address=address)
+    username = make_player().username
+    statuses = [api.get(f"/users/{username}").status_code for _ in range(3)]
+    assert statuses == [200, 200, 429]
+    assert int(api.get(f"/users/{username}")["Retry-After"]) >= 1
+    assert Api(client).get(f"/users/{username}").status_code == 200
+
+
+def test_the_openapi_document_validates_and_covers_every_endpoint(client):
+    from openapi_spec_validator import validate
+
+    document = client.get("/api/openapi.json").json()
+    validate(document)
+    paths = set(document["paths"])
+    from api.endpoints import api
+
+    registered = sum(
+        len(operation.methods)
+        for _, router in api._routers
+        for path_view in router.path_operations.values()
+        for operation in path_view.operations
+    )
+    documented = sum(len(methods) for methods in document["paths"].values())
+    assert documented == registered
+    for needed in (
+        "/api/games/{game_id}/stream",
+        "/api/stream/event",
+        "/api/games/{game_id}/move",
+        "/api/bot/account/upgrade",
+        "/api/challenges/{game_id}/accept",
+        "/api/puzzles/daily",
+        "/api/tournaments/{tournament_id}",
+    ):
+        assert needed in paths
+    assert client.get("/api/docs").status_code == 200
