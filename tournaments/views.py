@@ -53,6 +53,7 @@ def _page_context(request, tournament: Tournament) -> dict:
     upcoming = tournament.status == Tournament.Status.UPCOMING
     playing = entry is not None and entry.withdrawn_at is None
     full = tournament.entries.count() >= tournament.max_players
+    can_enter_bot = is_creator and upcoming and not full
     return {
         "tournament": tournament,
         "entry": entry,
@@ -65,7 +66,7 @@ def _page_context(request, tournament: Tournament) -> dict:
         "full": full,
         "can_withdraw": playing
         and tournament.status in (Tournament.Status.UPCOMING, Tournament.Status.RUNNING),
-        "bots": selectors.bots_available(tournament) if is_creator and upcoming and not full else [],
+        "bots": selectors.bots_available(tournament) if can_enter_bot else [],
         "can_start": is_creator and upcoming,
         "players_needed": selectors.players_needed(tournament),
         "server_time_ms": int(timezone.now().timestamp() * 1000),
