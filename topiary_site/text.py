@@ -15,9 +15,3 @@ def sentence(text: str) -> str:
     if first_word.isalpha():
         text = text[0].upper() + text[1:]
     return text if text[-1] in ".?!" else text + "."
-
-
-def plural(count: int, singular: str, plural_form: str | None = None) -> str:
-    """``"1 point"``, ``"2 points"``: a count with its noun in the right number."""
-    word = singular if count == 1 else (plural_form or singular + "s")
-    return f"{count:g} {word}" if isinstance(count, float) else f"{count} {word}"
