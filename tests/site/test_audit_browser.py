@@ -363,6 +363,33 @@ def test_the_puzzles_free_positions_fit_a_finger(browser, asgi_server):
         context.close()
 
 
+def test_the_lobby_and_tournament_forms_offer_only_what_the_choice_takes(browser, asgi_server):
+    ann = make_user("ann")
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.add_cookies([{"name": "sessionid", "value": session_cookie(ann), "url": asgi_server}])
+    try:
+        page = context.new_page()
+        page.goto(asgi_server + "/play/")
+        page.select_option("#table_kind", "wizards_garden")
+        players = page.locator("#table_players")
+        assert players.input_value() == "2"
+        assert page.locator("#table_players option[value='3']").is_disabled()
+        assert not page.locator("form:has(#table_kind) details.rule-options").is_visible()
+        page.select_option("#table_kind", "topiary")
+        assert page.locator("#table_players option[value='4']").is_enabled()
+        assert page.locator("form:has(#table_kind) details.rule-options").is_visible()
+
+        page.goto(asgi_server + "/tournaments/")
+        page.select_option("#id_format", "round_robin")
+        assert not page.locator("#id_rounds").is_visible()
+        assert page.locator("#id_max_players").get_attribute("max") == "10"
+        page.select_option("#id_format", "arena")
+        assert page.locator("#id_duration_minutes").is_visible()
+        assert not page.locator("#id_place_points").is_visible()
+    finally:
+        context.close()
+
+
 def test_the_audit_catches_a_page_wider_than_the_phone(browser, asgi_server):
     """The measure itself: a too-wide element and a tiny button are reported."""
     context = browser.new_context(viewport={"width": 360, "height": 740})
