@@ -374,10 +374,13 @@ def test_the_lobby_and_tournament_forms_offer_only_what_the_choice_takes(browser
         players = page.locator("#table_players")
         assert players.input_value() == "2"
         assert page.locator("#table_players option[value='3']").is_disabled()
-        assert not page.locator("form:has(#table_kind) details.rule-options").is_visible()
+        # Topiary's rule options are not offered for Wizards' Garden; its own is.
+        assert page.locator("#table_corner_diagonals").is_disabled()
+        assert page.locator("#table_setup_apart").is_enabled()
         page.select_option("#table_kind", "topiary")
         assert page.locator("#table_players option[value='4']").is_enabled()
-        assert page.locator("form:has(#table_kind) details.rule-options").is_visible()
+        assert page.locator("#table_corner_diagonals").is_enabled()
+        assert page.locator("#table_setup_apart").is_disabled()
 
         page.goto(asgi_server + "/tournaments/")
         page.select_option("#id_format", "round_robin")
@@ -386,6 +389,23 @@ def test_the_lobby_and_tournament_forms_offer_only_what_the_choice_takes(browser
         page.select_option("#id_format", "arena")
         assert page.locator("#id_duration_minutes").is_visible()
         assert not page.locator("#id_place_points").is_visible()
+    finally:
+        context.close()
+
+
+def test_the_footer_switch_sets_the_theme_and_keeps_it(browser, asgi_server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="light")
+    try:
+        page = context.new_page()
+        page.goto(asgi_server + "/")
+        background = "getComputedStyle(document.documentElement).backgroundColor"
+        light = page.evaluate(background)
+        page.get_by_label("Theme").select_option("dark")
+        assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+        assert page.evaluate(background) != light
+        page.goto(asgi_server + "/puzzles/about/")
+        assert page.get_by_label("Theme").input_value() == "dark"
+        assert page.evaluate("JSON.parse(localStorage.getItem('topiary-prefs')).theme") == "dark"
     finally:
         context.close()
 
