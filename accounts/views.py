@@ -65,8 +65,9 @@ def register(request):
             login(request, user, backend="accounts.backends.PlayerBackend")
             messages.success(request, f"Welcome to Topiary Online, {user.username}!")
             return redirect("accounts:profile", username=user.username)
-    status = 400 if form.errors else 200
-    return render(request, "accounts/register.html", {"form": form}, status=status)
+    # A form shown again with its errors is a page like any other (200): a 400 would show
+    # in the browser's console as a failed request.
+    return render(request, "accounts/register.html", {"form": form})
 
 
 class LoginView(auth_views.LoginView):

@@ -45,8 +45,14 @@ class TableForm(forms.Form):
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("auto_id", f"{self.id_prefix}_%s")
         super().__init__(*args, **kwargs)
+        # The page script reads these data attributes to offer only what the chosen
+        # game takes (its numbers of players, its rule options).
+        self.fields["kind"].widget.attrs["data-game-choice"] = ""
         if "players" in self.fields:
             self.fields["players"].help_text = _seats_help()
+            self.fields["players"].widget.attrs["data-seats"] = " ".join(
+                f"{game.name}:{','.join(str(n) for n in game.seat_choices)}" for game in all_games()
+            )
         self.rule_field_names: list[str] = []
         for game in all_games():
             for option in game.rule_options:
@@ -57,6 +63,7 @@ class TableForm(forms.Form):
                     required=False,
                     initial=option.ticked,
                     help_text=f"{game.title}: {option.help}",
+                    widget=forms.CheckboxInput(attrs={"data-games": game.name}),
                 )
                 self.rule_field_names.append(option.field_name)
 

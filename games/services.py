@@ -31,6 +31,7 @@ from games.models import Game, Seat
 from games.signals import game_finished
 from games.thinking import bot_choose
 from topiary_site import metrics
+from topiary_site.text import sentence
 
 #: Longest move text accepted (the longest legal notation is far shorter).
 MOVE_MAX_LENGTH = 64
@@ -50,10 +51,12 @@ BOT_LEVELS = ("random", "greedy", "strong")
 class Refused(Exception):
     """A request the game turns down; nothing changed (except a flag it discovered).
 
-    ``code`` is for programs (see docs/PROTOCOL.md), the message is for people.
+    ``code`` is for programs (see docs/PROTOCOL.md), the message is for people: always a
+    sentence (capital letter, full stop), whatever lower-case error it was built from.
     """
 
     def __init__(self, code: str, reason: str):
+        reason = sentence(reason)
         super().__init__(reason)
         self.code = code
         self.reason = reason
@@ -403,6 +406,8 @@ def table_fill_with_bots(*, game_id: int, user, level: str) -> Game:
             raise Refused("not_open", "this table is no longer waiting for players")
         if not any(seat.user_id == user.pk for seat in seats):
             raise Refused("not_seated", "only a player at the table may call in bots")
+        if game.invited_id is not None:
+            raise Refused("not_allowed", "a challenge waits for the player it is addressed to")
         seated = [seat.user for seat in seats if seat.user is not None]
         bots = []
         for _ in range(len(seats) - len(seated)):
@@ -562,7 +567,7 @@ def move_play(*, game_id: int, user, ply: int, move: str) -> Game:
         if ply != game.ply:
             played = game.moves[ply] if 0 <= ply < game.ply else None
             if played is not None and played["seat"] == seat.index and played["move"] == move:
-                raise Refused("duplicate", f"{move} was already played at ply {ply}")
+                raise Refused("duplicate", f"the move {move} was already played at ply {ply}")
             raise Refused("stale", f"the game is at ply {game.ply}, your move was for ply {ply}")
         if seat.forfeit:
             raise Refused("forfeited", "a bot plays your remaining turns")

@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import selectors, services
 from games.forms import BotGameForm, ChallengeForm, TableForm
@@ -38,19 +37,27 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 
 def _create(request: HttpRequest, form_class, form_name: str, create) -> HttpResponse:
+    """Start a game from a lobby form, or show the lobby again with the form's errors.
+
+    A GET (someone reloading or following the form's address) gets the lobby, not a
+    blank 405; a form with errors is the lobby again, answered 200 like any page that
+    shows a form, so a browser does not report it as a failed request."""
+    if request.method == "GET":
+        return _lobby(request)
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('accounts:login')}?next={reverse('games:lobby')}")
     form = form_class(request.POST)
     if not form.is_valid():
-        return _lobby(request, status=400, **{form_name: form})
+        return _lobby(request, **{form_name: form})
     try:
         game = create(form)
     except Refused as refusal:
         form.add_error(None, refusal.reason)
-        return _lobby(request, status=400, **{form_name: form})
+        return _lobby(request, **{form_name: form})
     return redirect("games:game", game_id=game.pk)
 
 
-@login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def table_new(request: HttpRequest) -> HttpResponse:
     """Open a table and wait for players at it."""
     return _create(
@@ -63,8 +70,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
     )
 
 
-@login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def challenge_new(request: HttpRequest) -> HttpResponse:
     """Challenge a player by name."""
     return _create(
@@ -77,8 +83,7 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
     )
 
 
-@login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def bot_game_new(request: HttpRequest) -> HttpResponse:
     """Start a game against bots now."""
     return _create(
@@ -113,6 +118,8 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
             "game_id": game_id,
             "seats": frame["seats"],
             "bot_levels": services.BOT_LEVELS,
+            # A challenge waits for its player: no bots in the free seat.
+            "challenge": Game.objects.filter(pk=game_id, invited__isnull=False).exists(),
         },
     )
 

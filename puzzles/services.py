@@ -25,6 +25,7 @@ from puzzles.models import DailyPuzzle, PuzzleAttempt, PuzzleStreak
 from ratings import elo
 from ratings.services import rating_record_puzzle
 from topiary_site import metrics
+from topiary_site.text import sentence
 
 # The first key of PostgreSQL's two-key advisory locks held while a date's puzzle is made.
 _DAILY_LOCK_NAMESPACE = 0x7A21
@@ -32,7 +33,10 @@ _DAILY_LOCK_NAMESPACE = 0x7A21
 
 class SubmissionRefused(ValueError):
     """A submission that cannot be judged (wrong seat, illegal or malformed moves); the
-    message says why. Nothing is stored."""
+    message says why, as a sentence. Nothing is stored."""
+
+    def __init__(self, reason: str):
+        super().__init__(sentence(str(reason)))
 
 
 @dataclass(frozen=True)

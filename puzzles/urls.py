@@ -24,6 +24,7 @@ app_name = "puzzles"
 urlpatterns = [
     path("", views.puzzle_today, name="today"),
     path("archive/", views.archive, name="archive"),
+    path("about/", views.puzzle_about, name="about"),
     path("leaderboard/", views.puzzle_leaderboard, name="leaderboard"),
     path("<isodate:date>/", views.puzzle_page, name="puzzle"),
     path("<isodate:date>/play/", views.puzzle_play, name="play"),

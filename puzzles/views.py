@@ -23,7 +23,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from engine.topiary import TYPE_NAMES
 from puzzles import selectors, services
@@ -170,6 +170,12 @@ def archive(request: HttpRequest) -> HttpResponse:
     page = pages.get_page(request.GET.get("page"))
     entries = selectors.archive_entries(list(page.object_list), user=request.user)
     return render(request, "puzzles/archive.html", {"page": page, "entries": entries})
+
+
+@require_GET
+def puzzle_about(request: HttpRequest) -> HttpResponse:
+    """How the daily puzzle is made and how anyone can check it, written for players."""
+    return render(request, "puzzles/about.html")
 
 
 def puzzle_leaderboard(request: HttpRequest) -> HttpResponse:

@@ -7,15 +7,21 @@ from dataclasses import dataclass
 from ratings.models import RatingChange
 
 WIDTH = 320
-HEIGHT = 100
-# Room on the left for the rating labels, and above and below the line.
-LEFT = 36
+HEIGHT = 120
+# Room on the left for the rating labels, below for the dates, and around the line.
+LEFT = 40
+BOTTOM = 18
 PAD = 8
+#: Label text is 10 units high: two rating labels closer than this would overlap.
+LABEL_GAP = 12
 
 
 @dataclass(frozen=True)
 class Chart:
-    """A polyline of ratings, oldest first, in an SVG box of ``WIDTH`` x ``HEIGHT``."""
+    """A polyline of ratings, oldest first, in an SVG box of ``WIDTH`` x ``HEIGHT``.
+
+    The left axis is labelled with the lowest and highest rating (one label when they
+    would overlap), the bottom axis with the dates of the first and last change."""
 
     points: str
     low: int
@@ -25,9 +31,15 @@ class Chart:
     first: int
     last: int
     count: int
+    first_date: str
+    last_date: str
+    #: False when the lowest and highest labels would overlap: only the highest is drawn.
+    low_label: bool = True
     width: int = WIDTH
     height: int = HEIGHT
     left: int = LEFT
+    axis_y: int = HEIGHT - BOTTOM
+    date_y: int = HEIGHT - 4
 
 
 def rating_chart(changes: list[RatingChange]) -> Chart | None:
@@ -39,9 +51,10 @@ def rating_chart(changes: list[RatingChange]) -> Chart | None:
     # A flat history still needs a band to draw in.
     span = max(high - low, 20.0)
     step = (WIDTH - LEFT - PAD) / (len(values) - 1)
+    plot_bottom = HEIGHT - BOTTOM - PAD
 
     def y(value: float) -> float:
-        return round(HEIGHT - PAD - (value - low) / span * (HEIGHT - 2 * PAD), 1)
+        return round(plot_bottom - (value - low) / span * (plot_bottom - PAD), 1)
 
     points = " ".join(f"{round(LEFT + i * step, 1)},{y(v)}" for i, v in enumerate(values))
     return Chart(
@@ -53,4 +66,7 @@ def rating_chart(changes: list[RatingChange]) -> Chart | None:
         first=round(values[0]),
         last=round(values[-1]),
         count=len(changes),
+        first_date=f"{changes[0].created:%-d %b %Y}",
+        last_date=f"{changes[-1].created:%-d %b %Y}",
+        low_label=round(low) != round(high) and y(low) - y(high) >= LABEL_GAP,
     )

@@ -7,7 +7,7 @@ from django import forms
 from django.utils import timezone
 
 from engine.games import all_games
-from tournaments.formats import format_choices, only_for
+from tournaments.formats import FORMATS, format_choices, only_for
 from tournaments.pairing import DEFAULT_PLACE_POINTS
 
 
@@ -56,7 +56,10 @@ class TournamentForm(forms.Form):
         label="Starts at (UTC)",
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
     )
-    max_players = forms.IntegerField(label="Most players", min_value=2, initial=16)
+    # The default fits every format (a round robin takes at most 10).
+    max_players = forms.IntegerField(
+        label="Most players", min_value=2, initial=min(16, *(f.most_players for f in FORMATS))
+    )
     place_points = forms.CharField(
         label="Points per place, full tables",
         required=False,
@@ -70,6 +73,14 @@ class TournamentForm(forms.Form):
         f" e.g. {_listed(DEFAULT_PLACE_POINTS[3])} (the default).",
     )
 
+    #: Fields only some formats take: the page shows them for those formats only.
+    FORMAT_FIELDS = {
+        "rounds": lambda f: f.chooses_rounds,
+        "duration_minutes": lambda f: f.timed,
+        "place_points": lambda f: f.sets_place_points,
+        "place_points_short": lambda f: f.sets_place_points,
+    }
+
     #: Service error keys that belong to a differently named field here.
     FIELD_OF_ERROR = {"clock_initial": "clock_minutes"}
 
@@ -77,6 +88,16 @@ class TournamentForm(forms.Form):
         super().__init__(*args, **kwargs)
         soon = timezone.now().replace(second=0, microsecond=0) + timedelta(minutes=15)
         self.fields["starts_at"].initial = soon
+        # The page script reads these to show each format's own fields and limits.
+        for name, applies in self.FORMAT_FIELDS.items():
+            formats = " ".join(fmt.name for fmt in FORMATS if applies(fmt))
+            self.fields[name].widget.attrs["data-formats"] = formats
+        self.fields["table_size"].widget.attrs["data-sizes"] = " ".join(
+            f"{fmt.name}:{','.join(str(n) for n in fmt.table_sizes)}" for fmt in FORMATS
+        )
+        self.fields["max_players"].widget.attrs["data-most"] = " ".join(
+            f"{fmt.name}:{fmt.most_players}" for fmt in FORMATS
+        )
 
     def service_arguments(self) -> dict:
         """Keyword arguments for ``tournament_create`` from the cleaned data."""

@@ -4,8 +4,9 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import User
 from tournaments import selectors, services
@@ -21,10 +22,16 @@ def tournament_list(request):
     )
 
 
-@login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def tournament_new(request):
-    """Create a tournament from the form; errors are shown beside their fields."""
+    """Create a tournament from the form; errors are shown beside their fields.
+
+    A GET (a reload, a followed link) lands on the list with the form rather than a
+    blank 405, and a form with errors is answered 200 like any page showing a form."""
+    if request.method == "GET":
+        return tournament_list(request)
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('accounts:login')}?next={reverse('tournaments:list')}")
     form = TournamentForm(request.POST)
     if form.is_valid():
         try:
@@ -37,7 +44,7 @@ def tournament_new(request):
             messages.success(request, f"{tournament.name} is created. Players can join now.")
             return redirect("tournaments:detail", tournament_id=tournament.pk)
     context = {"form": form, **selectors.tournaments_listing()}
-    return render(request, "tournaments/list.html", context, status=400)
+    return render(request, "tournaments/list.html", context)
 
 
 def _page_context(request, tournament: Tournament) -> dict:
@@ -45,6 +52,8 @@ def _page_context(request, tournament: Tournament) -> dict:
     is_creator = request.user.is_authenticated and tournament.created_by_id == request.user.pk
     upcoming = tournament.status == Tournament.Status.UPCOMING
     playing = entry is not None and entry.withdrawn_at is None
+    full = tournament.entries.count() >= tournament.max_players
+    can_enter_bot = is_creator and upcoming and not full
     return {
         "tournament": tournament,
         "entry": entry,
@@ -53,10 +62,11 @@ def _page_context(request, tournament: Tournament) -> dict:
         "rounds": selectors.tournament_rounds(tournament),
         "current_round": selectors.current_round_number(tournament),
         "is_creator": is_creator,
-        "can_join": upcoming and entry is None,
+        "can_join": upcoming and entry is None and not full,
+        "full": full,
         "can_withdraw": playing
         and tournament.status in (Tournament.Status.UPCOMING, Tournament.Status.RUNNING),
-        "bots": selectors.bots_available(tournament) if is_creator and upcoming else [],
+        "bots": selectors.bots_available(tournament) if can_enter_bot else [],
         "can_start": is_creator and upcoming,
         "players_needed": selectors.players_needed(tournament),
         "server_time_ms": int(timezone.now().timestamp() * 1000),

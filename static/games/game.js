@@ -437,8 +437,8 @@ function seatDetail(seat) {
   const parts = [];
   const score = frame.score?.scores?.[seat.index];
   if (frame.position && kind === "topiary") {
-    parts.push(`${frame.position.unplaced[seat.index]} visitors left`);
-    if (score) parts.push(score.hand === null ? `${score.total} points + hand` : `${score.total} points now`);
+    parts.push(`${plural(frame.position.unplaced[seat.index], "visitor")} left`);
+    if (score) parts.push(score.hand === null ? `${plural(score.total, "point")} + hand` : `${plural(score.total, "point")} now`);
   }
   if (frame.position && kind === "wizards_garden") {
     const flowers = frame.position.harvested[seat.index];
@@ -446,8 +446,13 @@ function seatDetail(seat) {
     if (frame.position.staff === seat.index) parts.push("holds the Wizard's Staff");
   }
   if (seat.forfeit) parts.push({ resign: "resigned", time: "out of time", gone: "left" }[seat.forfeit] + (frame.seats.length > 2 ? ", a bot plays on" : ""));
-  if (seat.rank) parts.push(`final: ${seat.score?.total ?? 0} points, rank ${seat.rank}`);
+  if (seat.rank) parts.push(`Final score ${plural(seat.score?.total ?? 0, "point")}, rank ${seat.rank}`);
   return parts.join(" · ");
+}
+
+// "1 point", "2 points": messages read as sentences (issue 15).
+function plural(count, word) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
 function tick() {

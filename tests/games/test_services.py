@@ -348,7 +348,7 @@ def test_a_takeback_offer_accepted_returns_the_game_to_before_the_move(make_play
 
     services.move_play(game_id=game.pk, user=ann, ply=0, move=move)
     reason = refused("not_allowed", services.takeback_offer, game_id=game.pk, user=ann, ply=1)
-    assert "one takeback per turn" in reason.reason
+    assert "One takeback per turn" in reason.reason
 
 
 def test_a_declined_or_overtaken_offer_changes_nothing(make_player):

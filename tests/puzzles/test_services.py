@@ -79,7 +79,7 @@ def refusals(puzzle):
         ({"seat": puzzle.seat, "moves": ["z9:Q", "a1:N"]}, "z9:Q"),
         ({"seat": puzzle.seat, "moves": "a1:N a5:S"}, "list of moves"),
         ({"seat": puzzle.seat, "moves": [1, 2]}, "list of moves"),
-        ({"seat": puzzle.seat, "moves": puzzle.line, "position": {}}, "unknown field"),
+        ({"seat": puzzle.seat, "moves": puzzle.line, "position": {}}, "Unknown field"),
         ([puzzle.line], "JSON object"),
     ]
 
@@ -112,7 +112,7 @@ def test_an_illegal_move_is_refused_with_the_engines_reason(puzzle, solver):
         for t in ("E5", "H5", "N5", "O5", "P5", "R5", "S5", "W5")
         if t not in puzzle.position["hands"][puzzle.seat]
     )
-    with pytest.raises(services.SubmissionRefused, match="move 1"):
+    with pytest.raises(services.SubmissionRefused, match="Move 1"):
         services.puzzle_attempt_submit(
             puzzle=puzzle,
             user=solver,

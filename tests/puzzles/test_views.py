@@ -42,7 +42,8 @@ def test_todays_puzzle_is_made_on_first_visit_with_its_seed_and_verification(cli
     puzzle = DailyPuzzle.objects.get(date=today)
     html = response.content.decode()
     assert puzzle.seed_hex in html
-    assert f"python -m engine topiary daily {today.isoformat()}" in html
+    assert "python -m engine" not in html and 'href="/puzzles/about/"' in html
+    assert client.get("/puzzles/about/").status_code == 200
     data = board_data(response)
     assert data["k"] == puzzle.k and data["seat"] == puzzle.seat
     assert data["optimum"] == puzzle.optimum

@@ -74,7 +74,7 @@ def test_nonsense_in_the_form_is_shown_beside_the_field_and_nothing_is_created(
 ):
     client.force_login(make_player())
     response = client.post("/tournaments/new/", form_data(**overrides))
-    assert response.status_code == 400
+    assert response.status_code == 200
     assert message in response.content.decode()
     assert not Tournament.objects.exists()
 
@@ -183,3 +183,35 @@ async def test_the_socket_refuses_an_unknown_tournament():
     )
     connected, code = await comm.connect(timeout=10)
     assert not connected and code == 4404
+
+
+def test_a_get_of_the_create_address_shows_the_form(client, make_player):
+    client.force_login(make_player())
+    response = client.get("/tournaments/new/")
+    assert response.status_code == 200 and "Create a tournament" in response.content.decode()
+
+
+def test_the_form_defaults_to_a_size_every_format_takes_and_names_each_formats_fields():
+    from tournaments.formats import FORMATS
+    from tournaments.forms import TournamentForm
+
+    form = TournamentForm()
+    assert all(form.fields["max_players"].initial <= fmt.most_players for fmt in FORMATS)
+    html = str(form["rounds"])
+    assert 'data-formats="swiss swiss_tables"' in html
+    assert 'data-formats="arena"' in str(form["duration_minutes"])
+    assert "round_robin:10" in str(form["max_players"])
+
+
+def test_a_full_event_offers_no_join_and_no_bot(client, make_player, make_bot):
+    creator = make_player()
+    make_bot()
+    tournament = make_tournament(creator, max_players=2)
+    services.tournament_join(tournament_id=tournament.pk, user=creator)
+    services.tournament_join(tournament_id=tournament.pk, user=make_player())
+    client.force_login(creator)
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "Enter a bot" not in page
+    client.force_login(make_player())
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "This tournament is full." in page and ">Join<" not in page
