@@ -163,13 +163,10 @@ def _pick_best(scored: dict, rng: Rng):
 # --------------------------------------------------------------------------- Topiary
 
 
-def expected_scores(view: topiary.View, rivals: bool = False) -> dict[int, int]:
-    """Per legal play-phase move code: the viewer's expected score after it, times the number
-    of unseen tiles (an integer, so comparisons are exact on every machine).
-
-    With ``rivals``, the expected points the best other seat's visitors see (visitors and
-    bonus: their hands are hidden) are subtracted: the margin the move leaves.
-    """
+def _greedy_basis(view: topiary.View, rivals: bool):
+    """What both greedy evaluations start from: the lines' points as they stand, the best
+    rival's points (``best_rival(cell)``: with the garden as it is at ``cell``), and each
+    place-only move's value, times the number of unseen tiles."""
     seat = view.seat
     garden = list(view.garden)
     hand = list(view.hand)
@@ -210,6 +207,19 @@ def expected_scores(view: topiary.View, rivals: bool = False) -> dict[int, int]:
     }
     free_set = set(free)
     mine_set = set(mine)
+    return (garden, hand, unseen, n, mine, free, points, seen, best_rival, mine_points, values,
+            free_set, mine_set)  # fmt: skip
+
+
+def expected_scores(view: topiary.View, rivals: bool = False) -> dict[int, int]:
+    """Per legal play-phase move code: the viewer's expected score after it, times the number
+    of unseen tiles (an integer, so comparisons are exact on every machine).
+
+    With ``rivals``, the expected points the best other seat's visitors see (visitors and
+    bonus: their hands are hidden) are subtracted: the margin the move leaves.
+    """
+    (garden, hand, unseen, n, mine, free, points, seen, best_rival, mine_points, values,
+     free_set, mine_set) = _greedy_basis(view, rivals)  # fmt: skip
     cells = {c for p in free for c in LINES[p] if garden[c] >= FACE_DOWN}
     for cell in sorted(cells):
         through_mine = [q for q in POSITIONS_THROUGH[cell] if q in mine_set]
@@ -313,46 +323,8 @@ def expected_step_scores(view: topiary.View, rivals: bool = False) -> dict[int, 
     of the expectations. With ``rivals``, as ``expected_scores``: the best other seat's
     visible points are subtracted, and the plant maximises the margin.
     """
-    seat = view.seat
-    garden = list(view.garden)
-    hand = list(view.hand)
-    visitors = view.visitors
-    unseen = view.unseen_tiles()
-    n = len(unseen)
-    mine = [p for p, s in enumerate(visitors) if s == seat]
-    free = [p for p in view.options.positions if visitors[p] < 0]
-    others = [p for p, s in enumerate(visitors) if s >= 0 and s != seat]
-    points, seen = {}, {}
-    for p in mine + free + others:
-        points[p], seen[p] = line_points(garden, LINES[p])
-    rival_points = dict.fromkeys((s for s in range(view.players) if s != seat), 0)
-    for p in others:
-        rival_points[visitors[p]] += points[p]
-
-    def best_rival(cell: int | None) -> int:
-        """The best other seat's points with the garden as it is now at ``cell``."""
-        if not rivals:
-            return 0
-        if cell is None:
-            return max(rival_points.values())
-        now = dict(rival_points)
-        for q in POSITIONS_THROUGH[cell]:
-            if visitors[q] >= 0 and visitors[q] != seat:
-                now[visitors[q]] += line_points(garden, LINES[q])[0] - points[q]
-        return max(now.values())
-
-    mine_points = sum(points[p] for p in mine)
-    mine_seen = 0
-    for p in mine:
-        mine_seen |= seen[p]
-    unchanged_rival = best_rival(None)
-    values = {
-        move_code(p): n
-        * (mine_points + points[p] + hand_points(hand, mine_seen | seen[p]) - unchanged_rival)
-        for p in free
-    }
-    free_set = set(free)
-    mine_set = set(mine)
+    (garden, hand, unseen, _n, mine, free, points, seen, best_rival, mine_points, values,
+     free_set, mine_set) = _greedy_basis(view, rivals)  # fmt: skip
     cells = {c for p in free for c in LINES[p] if garden[c] == topiary.UNKNOWN}
     for cell in sorted(cells):
         through_mine = [q for q in POSITIONS_THROUGH[cell] if q in mine_set]

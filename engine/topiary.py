@@ -570,6 +570,14 @@ class _Seated:
         """True once the last visitor is placed."""
         return self.phase == "over"
 
+    @property
+    def pending_step(self) -> str | None:
+        """The take step waiting for its plant (``"c5:S c4"``), else None."""
+        if self.pending is None:
+            return None
+        p, cell, _ = self.pending
+        return f"{POSITIONS[p]} {CELLS[cell]}"
+
 
 class _Frozen(_Seated):
     __slots__ = ()
@@ -653,14 +661,6 @@ class State(_Seated, _StateFields):
         return f"<topiary.State {self.phase} to_move={self.to_move} {self.to_json()}>"
 
     # -- moves
-
-    @property
-    def pending_step(self) -> str | None:
-        """The take step waiting for its plant (``"c5:S c4"``), else None."""
-        if self.pending is None:
-            return None
-        p, cell, _ = self.pending
-        return f"{POSITIONS[p]} {CELLS[cell]}"
 
     def move_codes(self) -> list[int]:
         """The mover's legal moves as codes (fast path; unsorted).
@@ -1036,14 +1036,6 @@ class View(_Frozen):
 
     def __repr__(self):
         return f"<topiary.View seat={self.seat} {self.to_json()}>"
-
-    @property
-    def pending_step(self) -> str | None:
-        """The take step waiting for its plant (``"c5:S c4"``), else None."""
-        if self.pending is None:
-            return None
-        p, cell, _ = self.pending
-        return f"{POSITIONS[p]} {CELLS[cell]}"
 
     def move_codes(self) -> list[int]:
         """The viewer's legal move codes when the viewer is to move, else [].
