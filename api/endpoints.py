@@ -546,7 +546,8 @@ def table_join(request: HttpRequest, game_id: int):
 
 @api.post("/challenges", auth=token_auth, tags=["play"])
 def challenge_create(request: HttpRequest, body: ChallengeIn):
-    """Challenge a player by name (2 players); a house bot accepts at once."""
+    """Challenge a player by name (2 players); a house bot accepts a BOT account's challenge
+    after ``HOUSE_BOT_ANSWER_DELAY`` seconds (a person's at once)."""
     game = game_services.challenge_create(
         user=_player(request), opponent_username=body.opponent, **_table_fields(body)
     )
@@ -654,6 +655,7 @@ def _tournament_json(tournament: Tournament) -> dict:
         "format": tournament.format,
         "status": tournament.status,
         "rated": tournament.rated,
+        "bots_allowed": tournament.bots_allowed,
         "table_size": tournament.table_size,
         "clock_initial": tournament.clock_initial,
         "clock_increment": tournament.clock_increment,

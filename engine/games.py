@@ -12,6 +12,7 @@ is every game registered now, the house's first.
 from __future__ import annotations
 
 from types import ModuleType
+from typing import Any
 
 from engine import topiary, wizards_garden
 from engine.definition import GameDefinition
@@ -79,3 +80,22 @@ def game_definition(name: str) -> GameDefinition:
 def game_module(name: str) -> ModuleType:
     """The module implementing ``name`` (``topiary``, ``wizards_garden`` or ``wizards-garden``)."""
     return game_definition(name).module
+
+
+def view_from_json(name: str, position: Any, seat: int) -> Any:
+    """Seat ``seat``'s engine view behind the position JSON it was shown (``View.to_json``).
+
+    For a client that is sent positions, not views (the site's API): a bot rebuilds the view
+    it was shown and asks ``engine.bots.choose_move`` for its step. What the viewer may not
+    see (``?``) is filled with unseen tiles; the view and its legal steps do not depend on
+    the choice.
+    """
+    module = game_module(name)
+    if not isinstance(position, dict):
+        raise NotationError("position: expected a JSON object")
+    data = {key: value for key, value in position.items() if key != "seat"}
+    if hasattr(module, "state_from_view_json"):
+        state = module.state_from_view_json(data)[0]
+    else:
+        state = module.state_from_json(data)
+    return state.view(seat)

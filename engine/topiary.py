@@ -1630,8 +1630,20 @@ def state_from_view_json(data: Any) -> tuple[State, frozenset[int]]:
     """
     _require(isinstance(data, dict), "position: expected a JSON object")
     rows, hands, pending = data.get("garden"), data.get("hands"), data.get("pending")
+    draft = data.get("draft") if isinstance(data.get("draft"), dict) else {}
+    pools = [
+        pool
+        for name in ("received", "passed_on")
+        if isinstance(draft.get(name), list)
+        for pool in draft[name]
+    ]
+    # Only the pool the drafting mover picks from must hold tiles found nowhere else.
+    received = draft.get("received")
+    mover = data.get("to_move")
+    drafting = data.get("phase") == "draft" and _is_seat_of(mover, received)
+    mover_pool = received[mover] if drafting else None
     took_unknown = isinstance(pending, dict) and pending.get("took") == "?"
-    if not (_has_unknown(rows) or _has_unknown(hands) or took_unknown):
+    if not (_has_unknown(rows) or _has_unknown(hands) or _has_unknown(pools) or took_unknown):
         return state_from_json(data), frozenset()
     _require(
         "box" not in data,
@@ -1642,7 +1654,7 @@ def state_from_view_json(data: Any) -> tuple[State, frozenset[int]]:
     removed_type = TYPES.index(removed) if isinstance(removed, str) and removed in TYPES else None
     named = {
         text[:1].upper() + text[1:]
-        for text in _json_texts(rows) + _json_texts(hands)
+        for text in _json_texts(rows) + _json_texts(hands) + _json_texts([mover_pool])
         if isinstance(text, str) and text != "?"
     }
     unseen = iter(
@@ -1670,6 +1682,24 @@ def state_from_view_json(data: Any) -> tuple[State, frozenset[int]]:
             [fill(tile, False) for tile in hand] if isinstance(hand, list) else hand
             for hand in hands
         ]
+    if pools:
+        # The other pools are a record of what was passed (those tiles are in hands or the
+        # garden by now): any tile of the game will do for their '?'.
+        any_tile = itertools.cycle(TILE_NAMES[t] for t in options.game_tiles(removed_type))
+
+        def fill_pool(pool: Any, own: bool) -> Any:
+            if not isinstance(pool, list):
+                return pool
+            return [fill(t, False) if own else next(any_tile) if t == "?" else t for t in pool]
+
+        completed["draft"] = {
+            **draft,
+            **{
+                name: [fill_pool(pool, pool is mover_pool) for pool in draft[name]]
+                for name in ("received", "passed_on")
+                if isinstance(draft.get(name), list)
+            },
+        }
     if took_unknown:
         # Only a viewer who does not know the mover's hand sees '?' (the caller is told the
         # hand is unknown); any of its completed tiles will do.

@@ -1,27 +1,36 @@
-"""A complete Topiary Online bot in one file, using only Python's standard library.
+"""A complete Topiary Online bot in one file: Python's standard library and our rules engine.
 
 It listens to its account's event stream, accepts every challenge, and plays each of
 its games in a thread: it reads the game's NDJSON stream (its own seat's view) and,
-whenever it is to move, posts one of the ``legal_steps`` it was offered. A lost
-connection is retried after a pause. Replace ``choose`` with your engine.
+whenever it is to move, rebuilds that view with the site's own rules engine (the
+``engine`` package of this repository, which must be importable: run it from a checkout)
+and posts the step the engine's bot of the chosen level picks. A lost connection is
+retried after a pause. Replace ``choose`` with your engine.
 
-    TOPIARY_URL=https://topiary.example TOPIARY_TOKEN=tpy_... python bot_client.py
+    TOPIARY_URL=https://topiary.example TOPIARY_TOKEN=tpy_... python bot_client.py --level strong
 """
 
+import argparse
 import json
 import os
-import random
 import sys
 import threading
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout's engine/
+from engine.bots import LEVELS, choose_move
+from engine.games import view_from_json
+from engine.rng import Rng
 
 SITE = os.environ.get("TOPIARY_URL", "http://127.0.0.1:8000").rstrip("/")
 TOKEN = os.environ["TOPIARY_TOKEN"]
 # Stop after this many finished games (0: play forever).
 MAX_GAMES = int(os.environ.get("TOPIARY_MAX_GAMES", "0"))
 finished = threading.Semaphore(0)
+options = argparse.Namespace(level="greedy", budget=1.0)
 
 
 def call(method, path, body=None):
@@ -50,8 +59,11 @@ def stream(path):
 
 
 def choose(frame):
-    """Pick a step: any of the legal ones (a Topiary take and its plant are two steps)."""
-    return random.choice(frame["legal_steps"])
+    """The engine bot's step (a Topiary take and its plant are two steps) for the view the
+    frame shows: its ``position`` is this seat's view, hidden tiles as ``?``."""
+    view = view_from_json(frame["kind"], frame["position"], frame["you"])
+    rng = Rng(f"{frame['game']}/{frame['ply']}/{time.time_ns()}")
+    return choose_move(view, options.level, rng=rng, budget=options.budget)
 
 
 def play(game_id):
@@ -101,6 +113,10 @@ def listen():
 
 
 def main():
+    parser = argparse.ArgumentParser(description="A Topiary Online bot.")
+    parser.add_argument("--level", choices=LEVELS, default="greedy", help="engine bot level")
+    parser.add_argument("--budget", type=float, default=1.0, help="seconds a strong move takes")
+    parser.parse_args(namespace=options)
     with call("GET", "/api/account") as response:
         account = json.load(response)
     print(f"playing as {account['username']} (bot: {account['bot']})", flush=True)

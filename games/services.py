@@ -220,14 +220,20 @@ def challenge_create(
     clock_increment: int | None,
     correspondence_days: int | None,
 ) -> Game:
-    """Challenge one player by name to a 2-player game; a bot accepts at once."""
+    """Challenge one player by name to a 2-player game; a house bot accepts at once.
+
+    Except when the challenger is an outside bot: the house bot then answers after
+    ``settings.HOUSE_BOT_ANSWER_DELAY`` seconds, never faster than a person is answered
+    (issue 16), so a program cannot farm games against the house bots at machine speed.
+    """
     _check_human(user)
     opponent = get_user_model().objects.filter(username__iexact=opponent_username.strip()).first()
     if opponent is None:
         raise Refused("bad_request", f"there is no player called {opponent_username!r}")
     if opponent.pk == user.pk:
         raise Refused("bad_request", "you cannot challenge yourself")
-    if opponent.moved_by_site:
+    outside_bot = user.is_bot and not user.moved_by_site
+    if opponent.moved_by_site and not outside_bot:
         return game_create(
             kind=kind,
             players=[user, opponent],
@@ -238,7 +244,7 @@ def challenge_create(
             correspondence_days=correspondence_days,
             created_by=user,
         )
-    return table_create(
+    game = table_create(
         user=user,
         kind=kind,
         players=2,
@@ -249,6 +255,35 @@ def challenge_create(
         correspondence_days=correspondence_days,
         invited=opponent,
     )
+    if opponent.moved_by_site:
+        _queue_house_bot_answer(game)
+    return game
+
+
+def _queue_house_bot_answer(game: Game) -> None:
+    from games.tasks import house_bot_answer
+
+    game_id, delay = game.pk, settings.HOUSE_BOT_ANSWER_DELAY
+    # robust: if the broker blinks, the challenge stays open for the challenger to withdraw.
+    transaction.on_commit(
+        lambda: house_bot_answer.apply_async((game_id,), countdown=delay), robust=True
+    )
+
+
+def house_bot_answer(*, game_id: int) -> None:
+    """The invited house bot accepts a challenge; nothing if it was accepted or withdrawn."""
+
+    def accept(game: Game, seats: list[Seat]) -> None:
+        invited = game.invited
+        if game.status != Game.Status.OPEN or invited is None or not invited.moved_by_site:
+            return
+        _seat_fill(game, seats, [invited])
+
+    try:
+        _with_game(game_id, accept)
+    except Refused as refusal:
+        if refusal.code != "not_found":  # withdrawn: the table was removed
+            raise
 
 
 def bot_pick(level: str, *, besides=()):

@@ -19,6 +19,13 @@ def bot_move(game_id: int, ply: int) -> None:
 
 
 @shared_task(**DURABLE)
+def house_bot_answer(game_id: int) -> None:
+    """The invited house bot accepts an outside bot's challenge; nothing if already answered."""
+    with about_game(game_id):
+        services.house_bot_answer(game_id=game_id)
+
+
+@shared_task(**DURABLE)
 def game_score(game_id: int) -> None:
     """Score a finished game (record, ranks, ratings, signal); nothing if already scored."""
     with about_game(game_id):

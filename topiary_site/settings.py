@@ -329,6 +329,9 @@ SOCKET_DB_THREADS = int(env("SOCKET_DB_THREADS", "8"))
 
 # Seconds the strong bot thinks per move (the budget engine.bots keeps within 10%).
 BOT_BUDGET = float(env("BOT_BUDGET") or 1.0)
+# Seconds a house bot waits before accepting an outside bot's challenge (issue 16: never
+# faster than a person would answer it).
+HOUSE_BOT_ANSWER_DELAY = float(env("HOUSE_BOT_ANSWER_DELAY") or 5.0)
 
 # ---------------------------------------------------------------- Operations (issue 23)
 # Health (/health/live/, /health/ready/, /health/: topiary_site.health), metrics

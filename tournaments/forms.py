@@ -52,6 +52,12 @@ class TournamentForm(forms.Form):
     )
     clock_increment = forms.IntegerField(label="Increment (seconds a move)", min_value=0, initial=2)
     rated = forms.BooleanField(required=False, initial=True)
+    bots_allowed = forms.BooleanField(
+        label="Bots may join",
+        required=False,
+        initial=False,
+        help_text="BOT accounts may enter by themselves; you can always enter bots yourself.",
+    )
     starts_at = forms.DateTimeField(
         label="Starts at (UTC)",
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
@@ -118,6 +124,7 @@ class TournamentForm(forms.Form):
             "clock_initial": int(data["clock_minutes"] * 60),
             "clock_increment": data["clock_increment"],
             "rated": data["rated"],
+            "bots_allowed": data["bots_allowed"],
             "starts_at": data["starts_at"],
             "max_players": data["max_players"],
             "place_points": points or None,

@@ -37,6 +37,8 @@ class Tournament(models.Model):
     clock_initial = models.PositiveIntegerField()
     clock_increment = models.PositiveIntegerField(default=0)
     rated = models.BooleanField(default=True)
+    # Whether BOT accounts may join by themselves (issue 16); the creator may always enter bots.
+    bots_allowed = models.BooleanField(default=False)
     starts_at = models.DateTimeField()
     max_players = models.PositiveSmallIntegerField()
     #: Swiss tables: points per finishing place, keyed by table size ("4": [3, 2, 1, 0]).

@@ -110,6 +110,7 @@ def tournament_create(
     clock_initial: int,
     clock_increment: int = 0,
     rated: bool = True,
+    bots_allowed: bool = False,
     rounds: int | None = None,
     duration_minutes: int | None = None,
     table_size: int = 2,
@@ -133,7 +134,9 @@ def tournament_create(
             "place_points": place_points,
         }
     )
-    return Tournament.objects.create(created_by=created_by, rated=rated, **cleaned)
+    return Tournament.objects.create(
+        created_by=created_by, rated=rated, bots_allowed=bots_allowed, **cleaned
+    )
 
 
 def _locked(tournament_id: int) -> Tournament:
@@ -182,10 +185,16 @@ def _enter(tournament: Tournament, user) -> Entry:
 
 @transaction.atomic
 def tournament_join(*, tournament_id: int, user) -> Entry:
-    """Enter a signed-in player before the start; refused if full, started, over or entered."""
+    """Enter a signed-in player before the start; refused if full, started, over or entered,
+    and a BOT account unless the creator allows bots."""
     if user is None or not user.is_authenticated:
         raise ValidationError("Sign in to join a tournament.")
-    return _enter(_locked(tournament_id), user)
+    tournament = _locked(tournament_id)
+    if user.is_bot and not tournament.bots_allowed:
+        raise ValidationError(
+            "This tournament is for people: its creator does not let bots join by themselves."
+        )
+    return _enter(tournament, user)
 
 
 @transaction.atomic

@@ -45,9 +45,9 @@ def test_a_house_bot_is_still_moved_by_the_site(make_player, django_capture_on_c
     assert any("_queue_bot" in repr(callback) for callback in queued)
 
 
-def test_a_house_bot_accepts_a_challenge_at_once_an_outside_bot_is_asked(make_player):
+def test_a_house_bot_answers_an_outside_bot_later_an_outside_bot_is_asked(make_player):
     outside = api_services.bot_account_upgrade(user=make_player())
-    bot_ensure(level="random")
+    house = bot_ensure(level="random")
     to_house = game_services.challenge_create(
         user=outside,
         opponent_username="RandomBot",
@@ -57,7 +57,15 @@ def test_a_house_bot_accepts_a_challenge_at_once_an_outside_bot_is_asked(make_pl
         clock_increment=None,
         correspondence_days=1,
     )
+    # Not at once (issue 16): an open invitation the house bot accepts after a delay.
+    assert to_house.status == Game.Status.OPEN and to_house.invited_id == house.pk
+    game_services.house_bot_answer(game_id=to_house.pk)
+    to_house.refresh_from_db()
     assert to_house.status == Game.Status.ACTIVE
+    assert {seat.user_id for seat in to_house.seats.all()} == {outside.pk, house.pk}
+    game_services.house_bot_answer(game_id=to_house.pk)  # a second answer changes nothing
+    to_house.refresh_from_db()
+    assert to_house.status == Game.Status.ACTIVE and to_house.ply == 0
     to_outside = game_services.challenge_create(
         user=make_player(),
         opponent_username=outside.username,
@@ -68,6 +76,37 @@ def test_a_house_bot_accepts_a_challenge_at_once_an_outside_bot_is_asked(make_pl
         correspondence_days=1,
     )
     assert to_outside.status == Game.Status.OPEN and to_outside.invited_id == outside.pk
+
+
+def test_a_house_bots_answer_to_a_withdrawn_challenge_does_nothing(make_player):
+    outside = api_services.bot_account_upgrade(user=make_player())
+    bot_ensure(level="greedy")
+    game = game_services.challenge_create(
+        user=outside,
+        opponent_username="GreedyBot",
+        kind="topiary",
+        rated=False,
+        clock_initial=None,
+        clock_increment=None,
+        correspondence_days=1,
+    )
+    game_services.table_leave(game_id=game.pk, user=outside)
+    game_services.house_bot_answer(game_id=game.pk)
+    assert not Game.objects.filter(pk=game.pk).exists()
+
+
+def test_a_house_bot_still_accepts_a_persons_challenge_at_once(make_player):
+    bot_ensure(level="random")
+    game = game_services.challenge_create(
+        user=make_player(),
+        opponent_username="RandomBot",
+        kind="wizards_garden",
+        rated=False,
+        clock_initial=None,
+        clock_increment=None,
+        correspondence_days=1,
+    )
+    assert game.status == Game.Status.ACTIVE
 
 
 def test_an_outside_bots_owner_signs_in_a_house_bot_never(client, make_player):

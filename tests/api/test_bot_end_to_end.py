@@ -71,7 +71,10 @@ def bot_process(asgi_server, outside_bot, tmp_path):
     log = (tmp_path / "bot.log").open("wb")
     env = {**os.environ, "TOPIARY_URL": asgi_server, "TOPIARY_TOKEN": secret}
     process = subprocess.Popen(
-        [sys.executable, str(EXAMPLE)], env=env, stdout=log, stderr=subprocess.STDOUT
+        [sys.executable, str(EXAMPLE), "--level", "greedy"],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     yield process, tmp_path / "bot.log"
     process.terminate()

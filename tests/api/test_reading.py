@@ -188,3 +188,21 @@ def test_tournaments_are_listed_with_standings_and_pairings(client, make_player,
     assert len(pairings) == 2 and all(pairing["game"] for pairing in pairings)
     seated = {player["username"] for pairing in pairings for player in pairing["players"]}
     assert seated == {u.username for u in entrants}
+
+
+def test_a_bot_account_joins_through_the_api_only_where_bots_are_allowed(
+    client, make_player, make_token
+):
+    from api.services import bot_account_upgrade
+    from tests.tournaments.conftest import make_tournament
+    from tournaments.models import Tournament
+
+    bot = bot_account_upgrade(user=make_player())
+    _, writer = make_token(bot, "tournament:write")
+    people_only = make_tournament(make_player())
+    refused = Api(client, writer).post(f"/tournaments/{people_only.pk}/join")
+    assert refused.status_code == 409 and "does not let bots join" in refused.json()["message"]
+    assert Api(client).get(f"/tournaments/{people_only.pk}").json()["bots_allowed"] is False
+    Tournament.objects.filter(pk=people_only.pk).update(bots_allowed=True)
+    assert Api(client, writer).post(f"/tournaments/{people_only.pk}/join").json()["ok"]
+    assert people_only.entries.get().user == bot

@@ -49,6 +49,16 @@ def test_creating_a_tournament_from_the_form(client, make_player):
     assert tournament.created_by == player
     page = client.get(response["Location"]).content.decode()
     assert "Autumn Cup" in page and "3+2" in page and "4 rounds" in page
+    assert not tournament.bots_allowed and "bots may join" not in page
+
+
+@pytest.mark.django_db
+def test_the_creator_ticks_bots_may_join(client, make_player):
+    client.force_login(make_player())
+    assert "Bots may join" in client.get("/tournaments/").content.decode()
+    response = client.post("/tournaments/new/", form_data(bots_allowed="on"))
+    assert Tournament.objects.get().bots_allowed
+    assert "bots may join" in client.get(response["Location"]).content.decode()
 
 
 @pytest.mark.django_db

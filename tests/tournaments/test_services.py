@@ -113,6 +113,25 @@ def test_only_the_creator_enters_bots_and_only_bots(make_player, make_bot):
     assert [e.user for e in tournament.entries.all()] == [bot]
 
 
+def test_a_bot_account_joins_by_itself_only_where_the_creator_allows_bots(make_player):
+    from api.services import bot_account_upgrade
+
+    creator = make_player()
+    outside = bot_account_upgrade(user=make_player())
+    people_only = make_tournament(creator)
+    with pytest.raises(ValidationError, match="does not let bots join"):
+        services.tournament_join(tournament_id=people_only.pk, user=outside)
+    assert not people_only.entries.exists()
+    # The creator may still enter it, as any bot.
+    services.tournament_enter_bot(tournament_id=people_only.pk, by=creator, bot=outside)
+    assert [e.user for e in people_only.entries.all()] == [outside]
+
+    open_to_bots = make_tournament(creator)
+    Tournament.objects.filter(pk=open_to_bots.pk).update(bots_allowed=True)
+    services.tournament_join(tournament_id=open_to_bots.pk, user=outside)
+    assert [e.user for e in open_to_bots.entries.all()] == [outside]
+
+
 def test_a_tournament_without_enough_players_is_cancelled_at_its_start(make_player):
     tournament = make_tournament(make_player())
     services.tournament_join(tournament_id=tournament.pk, user=make_player())
