@@ -10,6 +10,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from accounts.models import User
+from games import live
 from tournaments import pairing as rules
 from tournaments import standings as tables
 from tournaments.formats import Record
@@ -20,7 +21,7 @@ Status = Tournament.Status
 
 def tournament_group(tournament_id: int) -> str:
     """The channel-layer group of a tournament's live page."""
-    return f"tournament-{tournament_id}"
+    return live.tournament_group(tournament_id)
 
 
 def tournaments_due() -> list[int]:
