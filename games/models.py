@@ -45,7 +45,7 @@ class TimeControl(models.TextChoices):
 
 
 class Game(models.Model):
-    """One table: its seats, its options and deal seed, and the moves played so far.
+    """One game: its table of seats, its options and deal seed, and the moves played so far.
 
     ``state``, ``initial``, ``moves`` and ``record`` hold hidden information
     (face-down identities, hands, the tiles taken). They never leave the server
