@@ -201,6 +201,10 @@ class Game(models.Model):
         self.__dict__["_engine_state"] = (self.state, state)
         return state
 
+    def engine_state_is(self, state) -> None:
+        """Note that ``state`` is the parse of ``self.state`` (the writer just made both)."""
+        self.__dict__["_engine_state"] = (self.state, state)
+
     @property
     def allows_takebacks(self) -> bool:
         """Takebacks are a casual extra of some games (Wizards' Garden: WIZARDS_GARDEN.md)."""

@@ -500,10 +500,18 @@ def _players_seat_and_state(game: Game, seats: list[Seat], user) -> tuple[Seat, 
     return seat, game.engine_state()
 
 
-def _move_apply(game: Game, seats: list[Seat], seat: Seat, state, move: str, now) -> Refused | None:
-    """Play ``move`` for ``seat`` (already known to be the mover) unless time ran out."""
+def _move_apply(
+    game: Game, seats: list[Seat], seat: Seat, state, move: str, now, *, seen: bool = False
+) -> Refused | None:
+    """Play ``move`` for ``seat`` (already known to be the mover) unless time ran out.
+
+    ``seen``: the mover's ``last_seen`` was set (a person's move) and is saved with the seat.
+    """
+    seat_fields = ["last_seen"] if seen else []
     flagged = _out_of_time(game, seats, state, now)
     if flagged is not None:
+        if seat_fields:
+            seat.save(update_fields=seat_fields)
         _seat_forfeit(game, seats, flagged, Seat.Forfeit.TIME, now)
         return Refused("out_of_time", "your time ran out before the move arrived")
     planting = _pending(state)
@@ -517,18 +525,24 @@ def _move_apply(game: Game, seats: list[Seat], seat: Seat, state, move: str, now
     game.ply += 1
     game.takeback_offer = None
     game.state = after.to_json()
+    # The frames built after the commit read this state: no second parse of what was just made.
+    game.engine_state_is(after)
     if _pending(after):
         # The take step of a turn: same mover, the clock and deadline run on from the
         # turn's start, and a bot mover gets a task for its plant (a ply of its own).
         if game.bot_to_move:
             _queue_bot(game)
+        if seat_fields:
+            seat.save(update_fields=seat_fields)
         game.save()
         _after_commit_game(game, "move")
         return None
     if game.is_live and not seat.forfeit:
         spent = int((now - game.turn_started_at).total_seconds() * 1000)
         seat.clock_ms = seat.clock_ms - spent + game.clock_increment * 1000
-        seat.save(update_fields=["clock_ms"])
+        seat_fields.append("clock_ms")
+    if seat_fields:
+        seat.save(update_fields=seat_fields)
     if after.is_over:
         _game_end(game, termination="normal", now=now, frame_type="move")
         return None
@@ -565,9 +579,10 @@ def move_play(*, game_id: int, user, ply: int, move: str) -> Game:
             raise Refused("forfeited", "a bot plays your remaining turns")
         if state.to_move != seat.index:
             raise Refused("not_your_turn", "it is not your turn")
-        seat.last_seen = timezone.now()
-        seat.save(update_fields=["last_seen"])
-        return _move_apply(game, seats, seat, state, move.strip(), timezone.now())
+        now = timezone.now()
+        # The mover's sign of life is saved with their clock: one write of the seat.
+        seat.last_seen = now
+        return _move_apply(game, seats, seat, state, move.strip(), now, seen=True)
 
     return _with_game(game_id, play)
 
