@@ -12,6 +12,8 @@ Reported per size: move round trip p50/p99 (send to the mover's own ``move`` fra
 moves/s, server CPU per move (daphne + the PostgreSQL backends of the bench database
 + the Redis server, from /proc and INFO; Redis is machine-wide), sockets that failed
 to connect, and the echo's p99. Loopback only; every loop is bounded by the run time.
+``--idle 3600`` instead holds one socket per player open for an hour sending nothing
+(pushed frames are read) and reports how many the server kept open and the close codes.
 
 Environment: ``BENCH_DATABASE_URL`` (a database whose name ends in ``bench``; dropped
 and created afresh), ``BENCH_REDIS_URL`` (flushed only with ``--flush-redis``).
@@ -323,6 +325,59 @@ async def drive_site(url, origin, pairs, think, seconds, sample) -> dict:
     return {"tally": tally, "elapsed": elapsed, "cpu": {k: after[k] - before[k] for k in after}}
 
 
+async def drive_idle(url, origin, pairs, seconds) -> dict:
+    """Open every player's socket of its first game and send nothing for ``seconds``.
+
+    Frames the server pushes are read (as a page would); a socket the server closes
+    is counted with its close code and when it closed.
+    """
+    from websockets.asyncio.client import connect
+
+    closed: dict[str, int] = {}
+    first_close = {"at": None}
+    failures = 0
+    started = time.monotonic()
+
+    async def hold(cookie: str, game_id: int) -> bool:
+        nonlocal failures
+        try:
+            ws = await connect(
+                f"{url}/ws/game/{game_id}/",
+                additional_headers={"Origin": origin, "Cookie": cookie},
+                open_timeout=60,
+                max_size=None,
+            )
+        except Exception:
+            failures += 1
+            return False
+        try:
+            while time.monotonic() - started < seconds:
+                try:
+                    await asyncio.wait_for(ws.recv(), 5)
+                except TimeoutError:
+                    continue
+        except Exception:
+            code = str(ws.close_code)
+            closed[code] = closed.get(code, 0) + 1
+            if first_close["at"] is None:
+                first_close["at"] = round(time.monotonic() - started, 1)
+            return False
+        await ws.close()
+        return True
+
+    held = await asyncio.gather(
+        *(hold(pair["cookies"][seat], pair["games"][0]) for pair in pairs for seat in range(2))
+    )
+    return {
+        "idle_s": seconds,
+        "sockets": len(held),
+        "open_at_end": sum(held),
+        "connect_failures": failures,
+        "closed_by_code": closed,
+        "first_close_s": first_close["at"],
+    }
+
+
 # --------------------------------------------------------------------------- the echo floor
 
 
@@ -453,6 +508,16 @@ def run_size(args, root: Path, games: int) -> dict:
                 "redis": redis_cpu(redis_url),
             }
 
+        if args.idle:
+            return {
+                "games": games,
+                "root": str(root),
+                **asyncio.run(
+                    drive_idle(
+                        f"ws://127.0.0.1:{port}", f"http://127.0.0.1:{port}", pairs, args.idle
+                    )
+                ),
+            }
         site = asyncio.run(
             drive_site(
                 f"ws://127.0.0.1:{port}",
@@ -499,6 +564,11 @@ def main() -> None:
     parser.add_argument("--root", type=Path, default=HERE.parent)
     parser.add_argument("--logs", type=Path, default=Path("/tmp/topiary-live-load"))
     parser.add_argument("--flush-redis", action="store_true")
+    parser.add_argument(
+        "--idle",
+        type=float,
+        help="hold every socket open, sending nothing, for this many seconds; count closes",
+    )
     parser.add_argument("--setup", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--echo-server", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
