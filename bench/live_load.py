@@ -57,11 +57,11 @@ def procfile(root: Path) -> dict[str, str]:
     return commands
 
 
-def start(root: Path, kind: str, env: dict, logs: Path) -> subprocess.Popen:
-    log = (logs / f"{kind}.log").open("wb")
+def start(root: Path, process: str, env: dict, logs: Path) -> subprocess.Popen:
+    log = (logs / f"{process}.log").open("wb")
     bin_dir = Path(sys.executable).parent
     return subprocess.Popen(
-        ["bash", "-c", "exec " + procfile(root)[kind]],
+        ["bash", "-c", "exec " + procfile(root)[process]],
         cwd=root,
         env={**os.environ, **env, "PATH": f"{bin_dir}:{os.environ['PATH']}"},
         stdout=log,
@@ -236,11 +236,11 @@ async def player(url: str, origin: str, cookie: str, game_ids, think, deadline, 
                 except TimeoutError:
                     continue
                 frame = json.loads(raw)
-                kind = frame["type"]
-                if kind in ("state", "move"):
+                frame_type = frame["type"]
+                if frame_type in ("state", "move"):
                     if (
                         snapshot is not None
-                        and kind == "move"
+                        and frame_type == "move"
                         and order(frame) > order(snapshot)
                         and frame["ply"] != snapshot["ply"] + 1
                     ):
@@ -254,13 +254,17 @@ async def player(url: str, origin: str, cookie: str, game_ids, think, deadline, 
                             tally.rtts.append(time.monotonic() - sent_at[0])
                             tally.moves += 1
                         sent_at = None
-                elif kind == "refused":
+                elif frame_type == "refused":
                     sent_at = None
                     if snapshot is None or frame.get("ply") != snapshot["ply"]:
                         tally.resyncs += 1
                         await ws.send(json.dumps({"type": "resync"}))
                     continue
-                elif kind in ("presence", "pong") and snapshot and order(frame) > order(snapshot):
+                elif (
+                    frame_type in ("presence", "pong")
+                    and snapshot
+                    and order(frame) > order(snapshot)
+                ):
                     tally.resyncs += 1
                     await ws.send(json.dumps({"type": "resync"}))
                     continue
@@ -489,8 +493,8 @@ def run_size(args, root: Path, games: int) -> dict:
         check=True,
     )
     pairs = json.loads(setup.stdout.strip().splitlines()[-1])
-    kinds = [kind for kind in ("web", "worker", "bots", "beat") if kind in procfile(root)]
-    procs = {kind: start(root, kind, env, args.logs) for kind in kinds}
+    processes = [name for name in ("web", "worker", "bots", "beat") if name in procfile(root)]
+    procs = {name: start(root, name, env, args.logs) for name in processes}
     echo_port = free_port()
     echo = subprocess.Popen([sys.executable, __file__, "--echo-server", str(echo_port)])
     try:
