@@ -12,6 +12,7 @@ Reported per size: move round trip p50/p99 (send to the mover's own ``move`` fra
 moves/s, server CPU per move (daphne + the PostgreSQL backends of the bench database
 + the Redis server, from /proc and INFO; Redis is machine-wide), sockets that failed
 to connect, and the echo's p99. Loopback only; every loop is bounded by the run time.
+``--web 2`` runs two daphne processes behind the same Redis (pairs split between them).
 ``--idle 3600`` instead holds one socket per player open for an hour sending nothing
 (pushed frames are read) and reports how many the server kept open and the close codes.
 
@@ -290,12 +291,14 @@ async def player(url: str, origin: str, cookie: str, game_ids, think, deadline, 
             await ws.close()
 
 
-async def drive_site(url, origin, pairs, think, seconds, sample) -> dict:
+async def drive_site(servers, pairs, think, seconds, sample) -> dict:
+    """Play every pair's games; pair i talks to ``servers[i % len(servers)]`` (url, origin)."""
     tally = Tally()
     ready = asyncio.Semaphore(0)
     deadline = {"at": time.monotonic() + 3600}  # brought forward when the measurement ends
 
-    async def run_player(pair, seat):
+    async def run_player(index, pair, seat):
+        url, origin = servers[index % len(servers)]
         await player(
             url,
             origin,
@@ -308,9 +311,9 @@ async def drive_site(url, origin, pairs, think, seconds, sample) -> dict:
         )
 
     tasks = []
-    for pair in pairs:
+    for index, pair in enumerate(pairs):
         for seat in range(2):
-            tasks.append(asyncio.ensure_future(run_player(pair, seat)))
+            tasks.append(asyncio.ensure_future(run_player(index, pair, seat)))
     for _ in range(len(tasks)):
         await ready.acquire()
     # Every first socket is open: measure from now for ``seconds``.
@@ -493,21 +496,26 @@ def run_size(args, root: Path, games: int) -> dict:
         check=True,
     )
     pairs = json.loads(setup.stdout.strip().splitlines()[-1])
-    processes = [name for name in ("web", "worker", "bots", "beat") if name in procfile(root)]
+    processes = [name for name in ("worker", "bots", "beat") if name in procfile(root)]
     procs = {name: start(root, name, env, args.logs) for name in processes}
+    # ``--web N``: N daphne processes on ports of their own, sharing the Redis layer.
+    ports = [port, *(free_port() for _ in range(args.web - 1))]
+    webs = [start(root, "web", {**env, "PORT": str(each)}, args.logs) for each in ports]
+    procs.update({f"web{index}": web for index, web in enumerate(webs)})
     echo_port = free_port()
     echo = subprocess.Popen([sys.executable, __file__, "--echo-server", str(echo_port)])
     try:
-        wait_listening(port, procs["web"])
+        for each, web in zip(ports, webs, strict=True):
+            wait_listening(each, web)
         wait_listening(echo_port, echo)
-        daphne = procs["web"].pid
+        daphnes = [web.pid for web in webs]
         backends = backend_pids(database_url)
 
         def sample() -> dict:
             nonlocal backends
             backends = sorted(set(backends) | set(backend_pids(database_url)))
             return {
-                "daphne": cpu_seconds(daphne),
+                "daphne": sum(cpu_seconds(pid) for pid in daphnes),
                 "postgres": sum(cpu_seconds(pid) for pid in backends),
                 "redis": redis_cpu(redis_url),
             }
@@ -524,8 +532,7 @@ def run_size(args, root: Path, games: int) -> dict:
             }
         site = asyncio.run(
             drive_site(
-                f"ws://127.0.0.1:{port}",
-                f"http://127.0.0.1:{port}",
+                [(f"ws://127.0.0.1:{each}", f"http://127.0.0.1:{each}") for each in ports],
                 pairs,
                 args.think,
                 args.seconds,
@@ -547,6 +554,7 @@ def run_size(args, root: Path, games: int) -> dict:
     return {
         "games": games,
         "root": str(root),
+        "web_processes": args.web,
         "moves": tally.moves,
         "moves_per_s": round(tally.moves / site["elapsed"], 1),
         "rtt_p50_ms": ms(percentile(tally.rtts, 0.5)),
@@ -568,6 +576,7 @@ def main() -> None:
     parser.add_argument("--root", type=Path, default=HERE.parent)
     parser.add_argument("--logs", type=Path, default=Path("/tmp/topiary-live-load"))
     parser.add_argument("--flush-redis", action="store_true")
+    parser.add_argument("--web", type=int, default=1, help="daphne processes (one Redis)")
     parser.add_argument(
         "--idle",
         type=float,
