@@ -761,6 +761,9 @@ def _seat_seen_counts(game_id: int, user) -> tuple[int, int] | None:
     """
     if user is None or not user.is_authenticated:
         return None
+    if connection.vendor != "postgresql":
+        # SQLite (the embedded default) returns only the updated table's columns.
+        return game_counts(game_id) if seat_seen(game_id=game_id, user=user) else None
     seat_table, game_table = Seat._meta.db_table, Game._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
