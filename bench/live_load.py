@@ -12,6 +12,9 @@ Reported per size: move round trip p50/p99 (send to the mover's own ``move`` fra
 moves/s, server CPU per move (daphne + the PostgreSQL backends of the bench database
 + the Redis server, from /proc and INFO; Redis is machine-wide), sockets that failed
 to connect, and the echo's p99. Loopback only; every loop is bounded by the run time.
+``--web 2`` runs two daphne processes behind the same Redis (pairs split between them).
+``--idle 3600`` instead holds one socket per player open for an hour sending nothing
+(pushed frames are read) and reports how many the server kept open and the close codes.
 
 Environment: ``BENCH_DATABASE_URL`` (a database whose name ends in ``bench``; dropped
 and created afresh), ``BENCH_REDIS_URL`` (flushed only with ``--flush-redis``).
@@ -55,11 +58,11 @@ def procfile(root: Path) -> dict[str, str]:
     return commands
 
 
-def start(root: Path, kind: str, env: dict, logs: Path) -> subprocess.Popen:
-    log = (logs / f"{kind}.log").open("wb")
+def start(root: Path, process: str, env: dict, logs: Path) -> subprocess.Popen:
+    log = (logs / f"{process}.log").open("wb")
     bin_dir = Path(sys.executable).parent
     return subprocess.Popen(
-        ["bash", "-c", "exec " + procfile(root)[kind]],
+        ["bash", "-c", "exec " + procfile(root)[process]],
         cwd=root,
         env={**os.environ, **env, "PATH": f"{bin_dir}:{os.environ['PATH']}"},
         stdout=log,
@@ -234,11 +237,11 @@ async def player(url: str, origin: str, cookie: str, game_ids, think, deadline, 
                 except TimeoutError:
                     continue
                 frame = json.loads(raw)
-                kind = frame["type"]
-                if kind in ("state", "move"):
+                frame_type = frame["type"]
+                if frame_type in ("state", "move"):
                     if (
                         snapshot is not None
-                        and kind == "move"
+                        and frame_type == "move"
                         and order(frame) > order(snapshot)
                         and frame["ply"] != snapshot["ply"] + 1
                     ):
@@ -252,13 +255,17 @@ async def player(url: str, origin: str, cookie: str, game_ids, think, deadline, 
                             tally.rtts.append(time.monotonic() - sent_at[0])
                             tally.moves += 1
                         sent_at = None
-                elif kind == "refused":
+                elif frame_type == "refused":
                     sent_at = None
                     if snapshot is None or frame.get("ply") != snapshot["ply"]:
                         tally.resyncs += 1
                         await ws.send(json.dumps({"type": "resync"}))
                     continue
-                elif kind in ("presence", "pong") and snapshot and order(frame) > order(snapshot):
+                elif (
+                    frame_type in ("presence", "pong")
+                    and snapshot
+                    and order(frame) > order(snapshot)
+                ):
                     tally.resyncs += 1
                     await ws.send(json.dumps({"type": "resync"}))
                     continue
@@ -284,12 +291,14 @@ async def player(url: str, origin: str, cookie: str, game_ids, think, deadline, 
             await ws.close()
 
 
-async def drive_site(url, origin, pairs, think, seconds, sample) -> dict:
+async def drive_site(servers, pairs, think, seconds, sample) -> dict:
+    """Play every pair's games; pair i talks to ``servers[i % len(servers)]`` (url, origin)."""
     tally = Tally()
     ready = asyncio.Semaphore(0)
     deadline = {"at": time.monotonic() + 3600}  # brought forward when the measurement ends
 
-    async def run_player(pair, seat):
+    async def run_player(index, pair, seat):
+        url, origin = servers[index % len(servers)]
         await player(
             url,
             origin,
@@ -302,9 +311,9 @@ async def drive_site(url, origin, pairs, think, seconds, sample) -> dict:
         )
 
     tasks = []
-    for pair in pairs:
+    for index, pair in enumerate(pairs):
         for seat in range(2):
-            tasks.append(asyncio.ensure_future(run_player(pair, seat)))
+            tasks.append(asyncio.ensure_future(run_player(index, pair, seat)))
     for _ in range(len(tasks)):
         await ready.acquire()
     # Every first socket is open: measure from now for ``seconds``.
@@ -321,6 +330,59 @@ async def drive_site(url, origin, pairs, think, seconds, sample) -> dict:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     return {"tally": tally, "elapsed": elapsed, "cpu": {k: after[k] - before[k] for k in after}}
+
+
+async def drive_idle(url, origin, pairs, seconds) -> dict:
+    """Open every player's socket of its first game and send nothing for ``seconds``.
+
+    Frames the server pushes are read (as a page would); a socket the server closes
+    is counted with its close code and when it closed.
+    """
+    from websockets.asyncio.client import connect
+
+    closed: dict[str, int] = {}
+    first_close = {"at": None}
+    failures = 0
+    started = time.monotonic()
+
+    async def hold(cookie: str, game_id: int) -> bool:
+        nonlocal failures
+        try:
+            ws = await connect(
+                f"{url}/ws/game/{game_id}/",
+                additional_headers={"Origin": origin, "Cookie": cookie},
+                open_timeout=60,
+                max_size=None,
+            )
+        except Exception:
+            failures += 1
+            return False
+        try:
+            while time.monotonic() - started < seconds:
+                try:
+                    await asyncio.wait_for(ws.recv(), 5)
+                except TimeoutError:
+                    continue
+        except Exception:
+            code = str(ws.close_code)
+            closed[code] = closed.get(code, 0) + 1
+            if first_close["at"] is None:
+                first_close["at"] = round(time.monotonic() - started, 1)
+            return False
+        await ws.close()
+        return True
+
+    held = await asyncio.gather(
+        *(hold(pair["cookies"][seat], pair["games"][0]) for pair in pairs for seat in range(2))
+    )
+    return {
+        "idle_s": seconds,
+        "sockets": len(held),
+        "open_at_end": sum(held),
+        "connect_failures": failures,
+        "closed_by_code": closed,
+        "first_close_s": first_close["at"],
+    }
 
 
 # --------------------------------------------------------------------------- the echo floor
@@ -434,29 +496,43 @@ def run_size(args, root: Path, games: int) -> dict:
         check=True,
     )
     pairs = json.loads(setup.stdout.strip().splitlines()[-1])
-    kinds = [kind for kind in ("web", "worker", "bots", "beat") if kind in procfile(root)]
-    procs = {kind: start(root, kind, env, args.logs) for kind in kinds}
+    processes = [name for name in ("worker", "bots", "beat") if name in procfile(root)]
+    procs = {name: start(root, name, env, args.logs) for name in processes}
+    # ``--web N``: N daphne processes on ports of their own, sharing the Redis layer.
+    ports = [port, *(free_port() for _ in range(args.web - 1))]
+    webs = [start(root, "web", {**env, "PORT": str(each)}, args.logs) for each in ports]
+    procs.update({f"web{index}": web for index, web in enumerate(webs)})
     echo_port = free_port()
     echo = subprocess.Popen([sys.executable, __file__, "--echo-server", str(echo_port)])
     try:
-        wait_listening(port, procs["web"])
+        for each, web in zip(ports, webs, strict=True):
+            wait_listening(each, web)
         wait_listening(echo_port, echo)
-        daphne = procs["web"].pid
+        daphnes = [web.pid for web in webs]
         backends = backend_pids(database_url)
 
         def sample() -> dict:
             nonlocal backends
             backends = sorted(set(backends) | set(backend_pids(database_url)))
             return {
-                "daphne": cpu_seconds(daphne),
+                "daphne": sum(cpu_seconds(pid) for pid in daphnes),
                 "postgres": sum(cpu_seconds(pid) for pid in backends),
                 "redis": redis_cpu(redis_url),
             }
 
+        if args.idle:
+            return {
+                "games": games,
+                "root": str(root),
+                **asyncio.run(
+                    drive_idle(
+                        f"ws://127.0.0.1:{port}", f"http://127.0.0.1:{port}", pairs, args.idle
+                    )
+                ),
+            }
         site = asyncio.run(
             drive_site(
-                f"ws://127.0.0.1:{port}",
-                f"http://127.0.0.1:{port}",
+                [(f"ws://127.0.0.1:{each}", f"http://127.0.0.1:{each}") for each in ports],
                 pairs,
                 args.think,
                 args.seconds,
@@ -478,6 +554,7 @@ def run_size(args, root: Path, games: int) -> dict:
     return {
         "games": games,
         "root": str(root),
+        "web_processes": args.web,
         "moves": tally.moves,
         "moves_per_s": round(tally.moves / site["elapsed"], 1),
         "rtt_p50_ms": ms(percentile(tally.rtts, 0.5)),
@@ -499,6 +576,12 @@ def main() -> None:
     parser.add_argument("--root", type=Path, default=HERE.parent)
     parser.add_argument("--logs", type=Path, default=Path("/tmp/topiary-live-load"))
     parser.add_argument("--flush-redis", action="store_true")
+    parser.add_argument("--web", type=int, default=1, help="daphne processes (one Redis)")
+    parser.add_argument(
+        "--idle",
+        type=float,
+        help="hold every socket open, sending nothing, for this many seconds; count closes",
+    )
     parser.add_argument("--setup", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--echo-server", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()

@@ -19,9 +19,9 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
 from games import live, selectors, services
+from games.actions import SOCKET_ACTIONS, action_run
 from games.models import Game
-from games.services import Refused
-from topiary_site import logs, metrics
+from topiary_site import metrics
 
 #: Socket work on the database runs on the executor's threads, several at once. Channels'
 #: default (thread-sensitive) runs every socket's database work of the process on one
@@ -42,25 +42,6 @@ CLOSE_TOO_MANY = 4429
 #: Open game and lobby sockets of each signed-in user in this server process.
 _sockets_open: Counter = Counter()
 
-ACTIONS = {
-    "move": lambda game_id, user, message: services.move_play(
-        game_id=game_id, user=user, ply=message.get("ply"), move=message.get("move")
-    ),
-    "resign": lambda game_id, user, message: services.game_resign(game_id=game_id, user=user),
-    "abort": lambda game_id, user, message: services.game_abort(game_id=game_id, user=user),
-    "claim": lambda game_id, user, message: services.game_claim(game_id=game_id, user=user),
-    "flag": lambda game_id, user, message: services.clock_check(game_id=game_id),
-    "takeback": lambda game_id, user, message: services.takeback_offer(
-        game_id=game_id, user=user, ply=message.get("ply")
-    ),
-    "takeback_accept": lambda game_id, user, message: services.takeback_answer(
-        game_id=game_id, user=user, accept=True
-    ),
-    "takeback_decline": lambda game_id, user, message: services.takeback_answer(
-        game_id=game_id, user=user, accept=False
-    ),
-}
-
 
 def _seat_for(game_id: int, user) -> tuple[bool, int | None, int]:
     """(the game exists, the user's seat index or None, how many seats the game has)."""
@@ -72,67 +53,28 @@ def _seat_for(game_id: int, user) -> tuple[bool, int | None, int]:
     return True, None if seat is None else seat.index, len(seats)
 
 
-def _act(game_id: int, user, message: dict) -> dict | None:
-    """Run one client request; the refusal frame if it was refused."""
-    user_token = logs.user_id.set(getattr(user, "pk", None))
-    try:
-        with logs.about_game(game_id), metrics.MOVE_ROUND_TRIP.time():
-            ACTIONS[message["type"]](game_id, user, message)
-    except Refused as refusal:
-        metrics.REFUSALS.labels(refusal.code).inc()
-        ply = Game.objects.filter(pk=game_id).values_list("ply", flat=True).first()
-        return {
-            "type": "refused",
-            "ply": ply,
-            "request": message["type"],
-            "code": refusal.code,
-            "reason": refusal.reason,
-        }
-    finally:
-        logs.user_id.reset(user_token)
-    return None
-
-
-def _game_counts(game_id: int) -> tuple[int | None, int]:
-    """The game's (ply, takebacks) now; (None, 0) if it is gone (a table left empty)."""
-    row = Game.objects.filter(pk=game_id).values_list("ply", "takebacks").first()
-    return row if row is not None else (None, 0)
-
-
-def _presence(game_id: int, user, online: bool, seat: int, seat_count: int) -> tuple:
-    """Note the player's sign of life and tell every socket of the game; (ply, takebacks).
-
-    The seat and the number of seats never change once the socket knows them, so only
-    the ply is read here: one update and one small read per sign of life.
-    """
-    still_seated = services.seat_seen(game_id=game_id, user=user)
-    ply, takebacks = _game_counts(game_id)
-    if still_seated and ply is not None:
-        frame = {
-            "type": "presence",
-            "ply": ply,
-            "takebacks": takebacks,
-            "seat": seat,
-            "online": online,
-        }
-        live.send_each(live.everyone_groups(game_id, seat_count), frame)
-    return ply, takebacks
-
-
 def _pong(game_id: int, user, seat: int | None, seat_count: int) -> dict:
     # A heartbeat also says "online" to everyone: another tab of this player may have closed.
     if seat is None:
-        ply, takebacks = _game_counts(game_id)
+        ply, takebacks = services.game_counts(game_id)
     else:
-        ply, takebacks = _presence(game_id, user, True, seat, seat_count)
+        ply, takebacks = services.presence_note(
+            game_id=game_id, user=user, online=True, seat=seat, seat_count=seat_count
+        )
     return {"type": "pong", "ply": ply, "takebacks": takebacks}
 
 
-def _bad_request(kind, reason: str) -> dict:
+def _presence(game_id: int, user, online: bool, seat: int, seat_count: int) -> None:
+    services.presence_note(
+        game_id=game_id, user=user, online=online, seat=seat, seat_count=seat_count
+    )
+
+
+def _bad_request(request, reason: str) -> dict:
     return {
         "type": "refused",
         "ply": None,
-        "request": kind if isinstance(kind, str) else None,
+        "request": request if isinstance(request, str) else None,
         "code": "bad_request",
         "reason": reason,
     }
@@ -277,12 +219,12 @@ class GameConsumer(_RenewingConsumer):
         await self.send_json(frame)
 
     async def receive_json(self, content, **kwargs):
-        kind = content.get("type") if isinstance(content, dict) else None
-        if not isinstance(kind, str):
+        request = content.get("type") if isinstance(content, dict) else None
+        if not isinstance(request, str):
             await self.send_json(_bad_request(None, "a message needs a type (a string)"))
-        elif kind in ("hello", "resync"):
+        elif request in ("hello", "resync"):
             await self._send_state()
-        elif kind == "ping":
+        elif request == "ping":
             pong = await db(_pong)(self.game_id, self.user, self.seat, self.seat_count)
             if _snapshot_order(pong) > self.sent:
                 # The game moved on and this socket has not been sent it (a push still
@@ -290,12 +232,12 @@ class GameConsumer(_RenewingConsumer):
                 # than what the socket holds and a client need not resync on its own.
                 await self._send_state()
             await self.send_json(pong)
-        elif kind in ACTIONS:
-            refusal = await db(_act)(self.game_id, self.user, content)
+        elif request in SOCKET_ACTIONS:
+            refusal = await db(action_run)(self.game_id, self.user, request, content)
             if refusal is not None:
                 await self.send_json(refusal)
         else:
-            await self.send_json(_bad_request(kind, f"unknown message type {kind!r}"))
+            await self.send_json(_bad_request(request, f"unknown message type {request!r}"))
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         if getattr(self, "closing", False):

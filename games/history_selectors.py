@@ -26,7 +26,6 @@ from django.db.models.functions import Coalesce
 from engine.errors import EngineError, RecordError
 from engine.games import game_module
 from games.models import Game, Seat
-from ratings.models import RatingChange
 
 #: The results a history can be filtered by, as a player says them.
 RESULTS = ("win", "loss", "draw")
@@ -73,11 +72,14 @@ def game_history_for(
     if opponent:
         others = Seat.objects.filter(game=OuterRef("game"), user__username__iexact=opponent)
         seats = seats.filter(Exists(others.exclude(user=user)))
-    change = RatingChange.objects.filter(game=OuterRef("game"), user=user).annotate(
-        delta=F("after") - F("before")
+    # Through the ratings' relation to the game: games does not import the app above it.
+    change = (
+        Game.objects.filter(pk=OuterRef("game"), rating_changes__user=user)
+        .annotate(delta=F("rating_changes__after") - F("rating_changes__before"))
+        .values("delta")[:1]
     )
     seats = _with_result(seats).annotate(
-        rating_change=Subquery(change.values("delta")[:1]),
+        rating_change=Subquery(change),
         ended=Coalesce("game__finished_at", "game__created_at"),
     )
     if result:
@@ -118,27 +120,6 @@ def game_stats_for(*, user, kind: str) -> GameStats:
         wins=results.count("win"),
         draws=results.count("draw"),
         losses=results.count("loss"),
-    )
-
-
-def best_win_for(*, user, kind: str) -> RatingChange | None:
-    """The opponent's rating change in ``user``'s rated win over the highest-rated opponent.
-
-    "Beaten" means finishing ahead of them; their rating is the one they had
-    before that game. None when the player has beaten nobody in a rated game.
-    """
-    my_rank = Seat.objects.filter(game=OuterRef("game"), user=user).values("rank")[:1]
-    their_rank = Seat.objects.filter(game=OuterRef("game"), user=OuterRef("user")).values("rank")[
-        :1
-    ]
-    return (
-        RatingChange.objects.filter(kind=kind, game__seats__user=user)
-        .exclude(user=user)
-        .annotate(my_rank=Subquery(my_rank), their_rank=Subquery(their_rank))
-        .filter(my_rank__lt=F("their_rank"))
-        .select_related("user", "game")
-        .order_by("-before", "created")
-        .first()
     )
 
 

@@ -45,7 +45,7 @@ class TimeControl(models.TextChoices):
 
 
 class Game(models.Model):
-    """One table: its seats, its options and deal seed, and the moves played so far.
+    """One game: its table of seats, its options and deal seed, and the moves played so far.
 
     ``state``, ``initial``, ``moves`` and ``record`` hold hidden information
     (face-down identities, hands, the tiles taken). They never leave the server
@@ -200,6 +200,10 @@ class Game(models.Model):
         state = self.engine.state_from_json(self.state)
         self.__dict__["_engine_state"] = (self.state, state)
         return state
+
+    def engine_state_is(self, state) -> None:
+        """Note that ``state`` is the parse of ``self.state`` (the writer just made both)."""
+        self.__dict__["_engine_state"] = (self.state, state)
 
     @property
     def allows_takebacks(self) -> bool:

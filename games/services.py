@@ -16,19 +16,20 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
+from celery import current_app as current_celery_app
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.core.cache import cache
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from accounts.services import bot_ensure
 from engine.errors import EngineError
 from engine.games import game_definition
-from games import live
+from games import frames, live
 from games.models import Game, Seat
-from games.signals import game_finished
+from games.signals import game_finished, game_scored
 from games.thinking import bot_choose
 from topiary_site import metrics
 from topiary_site.text import sentence
@@ -106,10 +107,26 @@ def _move_counted(game: Game, seat: Seat) -> None:
     transaction.on_commit(done)
 
 
-def _after_commit_game(game: Game, kind: str = "state") -> None:
+def _game_frames_push(game_id: int, frame_type: str, game: Game, seats: list[Seat] | None) -> None:
+    """Build every viewer's frame of a committed change once, then send them."""
+    if seats is None:
+        # A change made outside the one writer (a new game): read it as committed.
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None:
+            return
+        seats = list(game.seats.select_related("user").order_by("index"))
+    live.push_frames(frames.game_frames(game, seats, frame_type))
+
+
+def _after_commit_game(game: Game, frame_type: str = "state") -> None:
+    """After the commit, send every socket of the game its own view of the game now.
+
+    ``game`` and the seats ``_with_game`` kept are the objects just committed by the
+    one writer: the frames are built from them instead of reading the game again.
+    """
     game_id = game.pk
     transaction.on_commit(
-        lambda: live.game_changed(game_id, kind, game, getattr(game, "committed_seats", None))
+        lambda: _game_frames_push(game_id, frame_type, game, getattr(game, "committed_seats", None))
     )
 
 
@@ -117,19 +134,22 @@ def _after_commit_lobby() -> None:
     transaction.on_commit(live.lobby_changed)
 
 
-def _queue_bot(game: Game) -> None:
-    from games.tasks import bot_move
+def _task_queue(name: str, *args) -> None:
+    """Queue the Celery task ``games.tasks.<name>`` (looked up by name: ``games.tasks``
+    calls these services, so importing it here would make an import circle; the app's
+    ``ready`` registers the tasks in every process)."""
+    current_celery_app.tasks[f"games.tasks.{name}"].delay(*args)
 
+
+def _queue_bot(game: Game) -> None:
     game_id, ply = game.pk, game.ply
     # robust: a broker blink must not fail the committed move; the sweep queues it again.
-    transaction.on_commit(lambda: bot_move.delay(game_id, ply), robust=True)
+    transaction.on_commit(lambda: _task_queue("bot_move", game_id, ply), robust=True)
 
 
 def _queue_score(game: Game) -> None:
-    from games.tasks import game_score as game_score_task
-
     game_id = game.pk
-    transaction.on_commit(lambda: game_score_task.delay(game_id), robust=True)
+    transaction.on_commit(lambda: _task_queue("game_score", game_id), robust=True)
 
 
 # --------------------------------------------------------------------------- creating tables
@@ -518,8 +538,8 @@ def _seat_forfeit(game: Game, seats: list[Seat], seat: Seat, forfeit: str, now) 
     _after_commit_game(game)
 
 
-def _game_end(game: Game, *, termination: str, now, kind: str = "state") -> None:
-    """Finish the game; ``kind`` is the frame that tells sockets (``move`` after a move)."""
+def _game_end(game: Game, *, termination: str, now, frame_type: str = "state") -> None:
+    """Finish the game; ``frame_type`` is the frame that tells sockets (``move`` after a move)."""
     game.status = Game.Status.FINISHED
     game.finished_at = now
     game.termination = termination
@@ -527,11 +547,13 @@ def _game_end(game: Game, *, termination: str, now, kind: str = "state") -> None
     game.bot_to_move = False
     game.save()
     # Players hear of the end first; queueing the scoring (a broker round trip) follows.
-    _after_commit_game(game, kind)
+    _after_commit_game(game, frame_type)
     _queue_score(game)
 
 
-def _seat_to_move_checked(game: Game, seats: list[Seat], user) -> tuple[Seat, Any]:
+def _players_seat_and_state(game: Game, seats: list[Seat], user) -> tuple[Seat, Any]:
+    """(``user``'s seat, the parsed state) of a game in play; Refused if not started, over,
+    or ``user`` has no seat (the seat need not be the one to move)."""
     if game.status == Game.Status.OPEN:
         raise Refused("not_started", "the game has not started yet")
     if game.status != Game.Status.ACTIVE:
@@ -542,10 +564,18 @@ def _seat_to_move_checked(game: Game, seats: list[Seat], user) -> tuple[Seat, An
     return seat, game.engine_state()
 
 
-def _move_apply(game: Game, seats: list[Seat], seat: Seat, state, move: str, now) -> Refused | None:
-    """Play ``move`` for ``seat`` (already known to be the mover) unless time ran out."""
+def _move_apply(
+    game: Game, seats: list[Seat], seat: Seat, state, move: str, now, *, seen: bool = False
+) -> Refused | None:
+    """Play ``move`` for ``seat`` (already known to be the mover) unless time ran out.
+
+    ``seen``: the mover's ``last_seen`` was set (a person's move) and is saved with the seat.
+    """
+    seat_fields = ["last_seen"] if seen else []
     flagged = _out_of_time(game, seats, state, now)
     if flagged is not None:
+        if seat_fields:
+            seat.save(update_fields=seat_fields)
         _seat_forfeit(game, seats, flagged, Seat.Forfeit.TIME, now)
         return Refused("out_of_time", "your time ran out before the move arrived")
     planting = _pending(state)
@@ -560,20 +590,26 @@ def _move_apply(game: Game, seats: list[Seat], seat: Seat, state, move: str, now
     game.ply += 1
     game.takeback_offer = None
     game.state = after.to_json()
+    # The frames built after the commit read this state: no second parse of what was just made.
+    game.engine_state_is(after)
     if _pending(after):
         # The take step of a turn: same mover, the clock and deadline run on from the
         # turn's start, and a bot mover gets a task for its plant (a ply of its own).
         if game.bot_to_move:
             _queue_bot(game)
+        if seat_fields:
+            seat.save(update_fields=seat_fields)
         game.save()
         _after_commit_game(game, "move")
         return None
     if game.is_live and not seat.forfeit:
         spent = int((now - game.turn_started_at).total_seconds() * 1000)
         seat.clock_ms = seat.clock_ms - spent + game.clock_increment * 1000
-        seat.save(update_fields=["clock_ms"])
+        seat_fields.append("clock_ms")
+    if seat_fields:
+        seat.save(update_fields=seat_fields)
     if after.is_over:
-        _game_end(game, termination="normal", now=now, kind="move")
+        _game_end(game, termination="normal", now=now, frame_type="move")
         return None
     _turn_begin(game, seats, after, now)
     game.save()
@@ -594,7 +630,7 @@ def move_play(*, game_id: int, user, ply: int, move: str) -> Game:
     """
 
     def play(game: Game, seats: list[Seat]) -> Refused | None:
-        seat, state = _seat_to_move_checked(game, seats, user)
+        seat, state = _players_seat_and_state(game, seats, user)
         if type(ply) is not int or not isinstance(move, str) or not move.strip():
             raise Refused("bad_request", "a move needs a ply (a number) and a move (notation)")
         if len(move) > MOVE_MAX_LENGTH:
@@ -608,9 +644,10 @@ def move_play(*, game_id: int, user, ply: int, move: str) -> Game:
             raise Refused("forfeited", "a bot plays your remaining turns")
         if state.to_move != seat.index:
             raise Refused("not_your_turn", "it is not your turn")
-        seat.last_seen = timezone.now()
-        seat.save(update_fields=["last_seen"])
-        return _move_apply(game, seats, seat, state, move.strip(), timezone.now())
+        now = timezone.now()
+        # The mover's sign of life is saved with their clock: one write of the seat.
+        seat.last_seen = now
+        return _move_apply(game, seats, seat, state, move.strip(), now, seen=True)
 
     return _with_game(game_id, play)
 
@@ -674,9 +711,6 @@ def clock_check(*, game_id: int) -> Game:
 
 def games_sweep() -> dict:
     """The periodic job: flag overdue clocks, queue again bot turns and scorings that hang."""
-    from games.tasks import bot_move
-    from games.tasks import game_score as game_score_task
-
     now = timezone.now()
     flagged = 0
     for game_id in Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=now).values_list(
@@ -695,14 +729,14 @@ def games_sweep() -> dict:
         if cache.add(f"bot-requeued:{game_id}:{ply}", 1, timeout=BOT_REQUEUE_EVERY)
     ]
     for game_id, ply in overdue:
-        bot_move.delay(game_id, ply)
+        _task_queue("bot_move", game_id, ply)
     unscored = list(
         Game.objects.filter(
             status=Game.Status.FINISHED, record__isnull=True, finished_at__lte=now - SCORE_OVERDUE
         ).values_list("pk", flat=True)
     )
     for game_id in unscored:
-        game_score_task.delay(game_id)
+        _task_queue("game_score", game_id)
     return {
         "flag_checked": flagged,
         "bots_requeued": len(overdue),
@@ -717,7 +751,7 @@ def game_resign(*, game_id: int, user) -> Game:
     """Resign: with 2 players the opponent wins; with more, a bot plays on and you rank last."""
 
     def resign(game: Game, seats: list[Seat]) -> None:
-        seat, _ = _seat_to_move_checked(game, seats, user)
+        seat, _ = _players_seat_and_state(game, seats, user)
         if seat.forfeit:
             raise Refused("forfeited", "you have already left this game")
         _seat_forfeit(game, seats, seat, Seat.Forfeit.RESIGNED, timezone.now())
@@ -729,7 +763,7 @@ def game_abort(*, game_id: int, user) -> Game:
     """Call the game off before you have made a move: nobody wins, nothing is rated."""
 
     def abort(game: Game, seats: list[Seat]) -> None:
-        seat, _ = _seat_to_move_checked(game, seats, user)
+        seat, _ = _players_seat_and_state(game, seats, user)
         if any(entry["seat"] == seat.index for entry in game.moves):
             raise Refused("too_late", "you have already moved: resign instead")
         game.status = Game.Status.ABORTED
@@ -748,7 +782,7 @@ def game_claim(*, game_id: int, user) -> Game:
     """Claim the win in a live game from opponents gone for 60 seconds or more."""
 
     def claim(game: Game, seats: list[Seat]) -> None:
-        seat, _ = _seat_to_move_checked(game, seats, user)
+        seat, _ = _players_seat_and_state(game, seats, user)
         if not game.is_live:
             raise Refused(
                 "not_allowed", "only live games can be claimed; days per move run out instead"
@@ -780,12 +814,58 @@ def seat_seen(*, game_id: int, user) -> bool:
     return bool(Seat.objects.filter(game_id=game_id, user=user).update(last_seen=timezone.now()))
 
 
+def game_counts(game_id: int) -> tuple[int | None, int]:
+    """The game's (ply, takebacks) now; (None, 0) if it is gone (a table left empty)."""
+    row = Game.objects.filter(pk=game_id).values_list("ply", "takebacks").first()
+    return row if row is not None else (None, 0)
+
+
+def _seat_seen_counts(game_id: int, user) -> tuple[int, int] | None:
+    """``seat_seen`` and ``game_counts`` in one statement; None if ``user`` has no seat.
+
+    Raw SQL because the ORM's update returns no columns: signs of life come from every
+    open page (each connect, each heartbeat, each close), and this halves their queries.
+    """
+    if user is None or not user.is_authenticated:
+        return None
+    if connection.vendor != "postgresql":
+        # SQLite (the embedded default) returns only the updated table's columns.
+        return game_counts(game_id) if seat_seen(game_id=game_id, user=user) else None
+    seat_table, game_table = Seat._meta.db_table, Game._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {seat_table} AS seat SET last_seen = %s FROM {game_table} AS game "
+            "WHERE seat.game_id = %s AND seat.user_id = %s AND game.id = seat.game_id "
+            "RETURNING game.ply, game.takebacks",
+            [timezone.now(), game_id, user.pk],
+        )
+        return cursor.fetchone()
+
+
+def presence_note(
+    *, game_id: int, user, online: bool, seat: int, seat_count: int
+) -> tuple[int | None, int]:
+    """Note a player's sign of life (or leaving) and tell every socket of the game.
+
+    ``seat`` and ``seat_count`` are what the player's socket learnt when it connected
+    (they never change once a game has started), so a sign of life costs one statement:
+    the seat's update, which returns the game's counts. Returns the game's (ply, takebacks).
+    """
+    counts = _seat_seen_counts(game_id, user)
+    still_seated = counts is not None
+    ply, takebacks = counts if still_seated else game_counts(game_id)
+    if still_seated and ply is not None:
+        frame = frames.presence_frame(seat=seat, online=online, ply=ply, takebacks=takebacks)
+        live.send_each(live.everyone_groups(game_id, seat_count), frame)
+    return ply, takebacks
+
+
 # --------------------------------------------------------------------------- takebacks
 
 
-def _takeback_checked(game: Game, seats: list[Seat], user) -> tuple[Seat, Seat]:
+def _takeback_seats(game: Game, seats: list[Seat], user) -> tuple[Seat, Seat]:
     """(the seat that made the last move, the other seat); Refused if no takeback may happen."""
-    seat, _ = _seat_to_move_checked(game, seats, user)
+    seat, _ = _players_seat_and_state(game, seats, user)
     if not game.allows_takebacks:
         if game.definition.casual_takebacks:
             raise Refused("not_allowed", f"takebacks are for casual {game.title} games only")
@@ -822,7 +902,7 @@ def takeback_offer(*, game_id: int, user, ply: int) -> Game:
     """
 
     def offer(game: Game, seats: list[Seat]) -> None:
-        last, other = _takeback_checked(game, seats, user)
+        last, other = _takeback_seats(game, seats, user)
         if last.user_id != user.pk:
             raise Refused("not_allowed", "only the player who just moved may take it back")
         if ply != game.ply:
@@ -845,7 +925,7 @@ def takeback_answer(*, game_id: int, user, accept: bool) -> Game:
     """Accept or decline the opponent's standing takeback offer."""
 
     def answer(game: Game, seats: list[Seat]) -> None:
-        _, other = _takeback_checked(game, seats, user)
+        _, other = _takeback_seats(game, seats, user)
         if other.user_id != user.pk or game.takeback_offer != game.ply:
             raise Refused("not_allowed", "there is no takeback offer for you to answer")
         if accept:
@@ -894,9 +974,8 @@ def game_score(*, game_id: int) -> Game:
             "scores": record["scores"],
         }
         game.save(update_fields=["record", "result"])
-        from ratings.services import ratings_apply_game
-
-        ratings_apply_game(game=game)
+        # Apps above this one (ratings) do their part in the same transaction.
+        game_scored.send(sender=Game, game=game)
         transaction.on_commit(lambda: game_finished.send(sender=Game, game=game))
         _after_commit_game(game)
 

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import selectors, services
+from games.actions import ACTIONS, action_run, refusal_frame
 from games.forms import BotGameForm, ChallengeForm, TableForm
 from games.models import Game
 from games.services import Refused
@@ -130,15 +131,22 @@ def game_state(request: HttpRequest, game_id: int) -> JsonResponse:
     return JsonResponse(_frame_or_404(game_id, request.user))
 
 
-def _refusal(refusal: Refused, ply: int | None) -> JsonResponse:
+def _refusal(game_id: int, request: str, refusal: Refused) -> JsonResponse:
     return JsonResponse(
-        {"type": "refused", "ply": ply, "code": refusal.code, "reason": refusal.reason},
+        refusal_frame(game_id, request, refusal),
         status=REFUSAL_STATUS.get(refusal.code, 409),
     )
 
 
-def _current_ply(game_id: int) -> int | None:
-    return Game.objects.filter(pk=game_id).values_list("ply", flat=True).first()
+def _params(request: HttpRequest) -> dict | None:
+    """A request's parameters: its JSON object, or its form; None for a body that is neither."""
+    if request.content_type != "application/json":
+        return request.POST.dict()
+    try:
+        body = json.loads(request.body or b"{}")
+    except ValueError:
+        return None
+    return body if isinstance(body, dict) else None
 
 
 @require_POST
@@ -149,67 +157,30 @@ def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
     except ValueError:
         body = None
     if not isinstance(body, dict):
-        return _refusal(Refused("bad_request", "send a JSON object with ply and move"), None)
-    try:
-        services.move_play(
-            game_id=game_id, user=request.user, ply=body.get("ply"), move=body.get("move")
+        return _refusal(
+            game_id, "move", Refused("bad_request", "send a JSON object with ply and move")
         )
-    except Refused as refusal:
-        return _refusal(refusal, _current_ply(game_id))
+    refusal = action_run(game_id, request.user, "move", body)
+    if refusal is not None:
+        return JsonResponse(refusal, status=REFUSAL_STATUS.get(refusal["code"], 409))
     return JsonResponse(selectors.game_state_for(game_id, request.user))
-
-
-ACTIONS = {
-    "join": lambda game_id, request: services.table_join(game_id=game_id, user=request.user),
-    "leave": lambda game_id, request: services.table_leave(game_id=game_id, user=request.user),
-    "bots": lambda game_id, request: services.table_fill_with_bots(
-        game_id=game_id, user=request.user, level=request.POST.get("level", "")
-    ),
-    "resign": lambda game_id, request: services.game_resign(game_id=game_id, user=request.user),
-    "abort": lambda game_id, request: services.game_abort(game_id=game_id, user=request.user),
-    "claim": lambda game_id, request: services.game_claim(game_id=game_id, user=request.user),
-    "flag": lambda game_id, request: services.clock_check(game_id=game_id),
-    "takeback": lambda game_id, request: services.takeback_offer(
-        game_id=game_id, user=request.user, ply=_ply_sent(request)
-    ),
-    "takeback_accept": lambda game_id, request: services.takeback_answer(
-        game_id=game_id, user=request.user, accept=True
-    ),
-    "takeback_decline": lambda game_id, request: services.takeback_answer(
-        game_id=game_id, user=request.user, accept=False
-    ),
-}
-
-
-def _ply_sent(request: HttpRequest) -> int | None:
-    """The ply a request names, from a JSON body or a form field."""
-    try:
-        body = (
-            json.loads(request.body or b"{}")
-            if request.content_type == "application/json"
-            else request.POST
-        )
-        return int(body.get("ply"))
-    except (TypeError, ValueError):
-        return None
 
 
 @require_POST
 def game_action(request: HttpRequest, game_id: int, action: str) -> HttpResponse:
     """Join, leave, call in bots, resign, abort, claim or check the clock (form or JSON)."""
-    if action not in ACTIONS:
+    if action not in ACTIONS or action == "move":
         raise Http404("No such action")
     wants_json = "application/json" in request.headers.get("Accept", "")
     if not request.user.is_authenticated and action != "flag":
         if wants_json:
-            return _refusal(Refused("not_signed_in", "sign in to play"), _current_ply(game_id))
+            return _refusal(game_id, action, Refused("not_signed_in", "sign in to play"))
         return redirect(f"{reverse('accounts:login')}?next={reverse('games:game', args=[game_id])}")
-    try:
-        ACTIONS[action](game_id, request)
-    except Refused as refusal:
+    refusal = action_run(game_id, request.user, action, _params(request) or {})
+    if refusal is not None:
         if wants_json:
-            return _refusal(refusal, _current_ply(game_id))
-        messages.error(request, refusal.reason)
+            return JsonResponse(refusal, status=REFUSAL_STATUS.get(refusal["code"], 409))
+        messages.error(request, refusal["reason"])
     if wants_json:
         return JsonResponse(_frame_or_404(game_id, request.user))
     if not Game.objects.filter(pk=game_id).exists():

@@ -3,3 +3,9 @@ from django.apps import AppConfig
 
 class RatingsConfig(AppConfig):
     name = "ratings"
+
+    def ready(self) -> None:
+        from games.signals import game_scored
+        from ratings import receivers
+
+        game_scored.connect(receivers.game_scored, dispatch_uid="ratings-game-scored")

@@ -8,6 +8,7 @@ from django.db.models import F, FloatField, OuterRef, QuerySet, Subquery, Sum, V
 from django.db.models.functions import Coalesce, Rank
 from django.utils import timezone
 
+from games.models import Seat
 from ratings import elo
 from ratings.models import Rating, RatingChange, RatingKind
 
@@ -79,3 +80,24 @@ def leaderboard_rank(*, rating: Rating) -> int | None:
         return None
     board = _board(kind=rating.kind, bots=rating.user.is_bot)
     return board.filter(value__gt=rating.value).count() + 1
+
+
+def best_win_for(*, user, kind: str) -> RatingChange | None:
+    """The opponent's rating change in ``user``'s rated win over the highest-rated opponent.
+
+    "Beaten" means finishing ahead of them; their rating is the one they had
+    before that game. None when the player has beaten nobody in a rated game.
+    """
+    my_rank = Seat.objects.filter(game=OuterRef("game"), user=user).values("rank")[:1]
+    their_rank = Seat.objects.filter(game=OuterRef("game"), user=OuterRef("user")).values("rank")[
+        :1
+    ]
+    return (
+        RatingChange.objects.filter(kind=kind, game__seats__user=user)
+        .exclude(user=user)
+        .annotate(my_rank=Subquery(my_rank), their_rank=Subquery(their_rank))
+        .filter(my_rank__lt=F("their_rank"))
+        .select_related("user", "game")
+        .order_by("-before", "created")
+        .first()
+    )

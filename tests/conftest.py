@@ -166,12 +166,14 @@ def browser():
     need(CHROMIUM.exists(), "needs Debian's chromium (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 
+    from tests.support.browser import pushes_beside_playwright
+
     # That same loop makes Django refuse ORM calls (database flushes between
     # tests included) until Playwright stops.
     previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     try:
-        with sync_playwright() as playwright:
+        with sync_playwright() as playwright, pushes_beside_playwright():
             chromium = playwright.chromium.launch(
                 executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
             )

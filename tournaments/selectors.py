@@ -10,8 +10,9 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from accounts.models import User
+from games import live
 from tournaments import pairing as rules
-from tournaments import standings as tables
+from tournaments import standings as ranking
 from tournaments.formats import Record
 from tournaments.models import Entry, Pairing, PairingPlayer, Tournament
 
@@ -20,7 +21,7 @@ Status = Tournament.Status
 
 def tournament_group(tournament_id: int) -> str:
     """The channel-layer group of a tournament's live page."""
-    return f"tournament-{tournament_id}"
+    return live.tournament_group(tournament_id)
 
 
 def tournaments_due() -> list[int]:
@@ -152,9 +153,9 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
     entries = {e.pk: e for e in tournament.entries.select_related("user")}
     order = [e.pk for e in _seeded(entries.values())]
     grouped = _by_pairing(_seats(tournament))
-    results: list[tables.TableResult] = []
+    results: list[ranking.TableResult] = []
     bye_points: dict[int, float] = defaultdict(float)
-    game_sides: list[tables.ArenaGame] = []
+    game_sides: list[ranking.ArenaGame] = []
     for seats in grouped.values():
         pairing = seats[0].pairing
         if pairing.scored_at is None:
@@ -163,16 +164,16 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
             for seat in seats:
                 bye_points[seat.entry_id] += seat.points or 0.0
             continue
-        results.append(tables.TableResult(points={s.entry_id: s.points or 0.0 for s in seats}))
+        results.append(ranking.TableResult(points={s.entry_id: s.points or 0.0 for s in seats}))
         for seat in seats:
             for other in seats:
                 if other is not seat:
                     game_sides.append(
-                        tables.ArenaGame(
+                        ranking.ArenaGame(
                             player=seat.entry_id,
                             opponent=other.entry_id,
                             points=int(seat.points or 0),
-                            outcome=tables.game_outcome(seat.place, [other.place]),
+                            outcome=ranking.game_outcome(seat.place, [other.place]),
                         )
                     )
     record = Record(

@@ -11,14 +11,13 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
 from engine.errors import NotationError
 from engine.games import game_definition
+from games import live
 from games.models import Game
 from ratings.selectors import rating_values
 from tournaments.formats import format_for
@@ -29,7 +28,6 @@ from tournaments.selectors import (
     competitors_for,
     players_needed,
     standings_order,
-    tournament_group,
 )
 from tournaments.standings import game_outcome
 
@@ -150,21 +148,9 @@ def _changed(tournament: Tournament) -> None:
     """Bump the version and tell watchers once the change is committed."""
     tournament.version += 1
     tournament.save(update_fields=["version", "status", "started_at", "finished_at", "note"])
-    group, version = tournament_group(tournament.pk), tournament.version
-
-    def announce():
-        layer = get_channel_layer()
-        if layer is None:
-            return
-        try:
-            async_to_sync(layer.group_send)(
-                group, {"type": "tournament.changed", "version": version}
-            )
-        except Exception:
-            # Live pages are a convenience: they resync over HTTP, the event goes on.
-            log.exception("could not announce tournament %s version %s", group, version)
-
-    transaction.on_commit(announce)
+    tournament_id, version = tournament.pk, tournament.version
+    # Live pages are a convenience: they resync over HTTP, and a failed push is only logged.
+    transaction.on_commit(lambda: live.tournament_changed(tournament_id, version))
 
 
 def _enter(tournament: Tournament, user) -> Entry:

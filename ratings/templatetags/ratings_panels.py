@@ -3,10 +3,10 @@
 from django import template
 from django.urls import reverse
 
-from games.history_selectors import best_win_for, game_stats_for
+from games.history_selectors import game_stats_for
 from ratings.charts import rating_chart
 from ratings.models import GAME_KINDS, RatingKind
-from ratings.selectors import leaderboard, rating_history, ratings_of
+from ratings.selectors import best_win_for, leaderboard, rating_history, ratings_of
 
 register = template.Library()
 

@@ -2,7 +2,33 @@
 
 from __future__ import annotations
 
+import contextlib
+import threading
+
+import pytest
 from django.test import Client
+
+
+@contextlib.contextmanager
+def pushes_beside_playwright():
+    """Run the test's own pushes to sockets on a thread of their own while Playwright runs.
+
+    Playwright's sync API keeps an event loop running in the test's thread, and a push
+    (``games.live.push``, an ``async_to_sync`` call) may not block a running loop; a
+    service the test calls would otherwise log a failed push and send nothing.
+    """
+    from games import live
+
+    send = live.push
+
+    def push_on_a_thread(events):
+        thread = threading.Thread(target=send, args=(events,))
+        thread.start()
+        thread.join()
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(live, "push", push_on_a_thread)
+        yield
 
 
 def signed_in(browser, base_url: str, user):

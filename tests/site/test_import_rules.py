@@ -1,0 +1,118 @@
+"""The project's import rules, read from the source (every import, at module level or
+inside a function): no module imports itself back through others, and no app imports
+an app above it (settings.LOCAL_APPS lists them from the bottom up)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = [*settings.LOCAL_APPS, "engine", "topiary_site"]
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            if "migrations" not in path.parts:
+                found[_module_name(path)] = path
+    return found
+
+
+def _imports(module: str, path: Path, known: set[str]) -> set[str]:
+    """The project modules ``module`` imports anywhere in its text."""
+    imported = set()
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text())):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            # ``from games import live`` imports the module games.live.
+            names = [f"{base}.{alias.name}" for alias in node.names] + [base]
+        for name in names:
+            while name and name not in known:
+                name = name.rpartition(".")[0]
+            if name and name != module:
+                imported.add(name)
+    return imported
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = _modules()
+    known = set(modules)
+    return {module: _imports(module, path, known) for module, path in modules.items()}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected groups of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in sorted(graph.get(node, ())):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return groups
+
+
+def test_no_module_imports_itself_back_through_others():
+    assert _cycles(_graph()) == []
+
+
+def test_no_app_imports_an_app_above_it():
+    rank = {app: level for level, app in enumerate(settings.LOCAL_APPS)}
+    upward = sorted(
+        f"{module} imports {other}"
+        for module, imports in _graph().items()
+        for other in imports
+        if module.split(".")[0] in rank
+        and other.split(".")[0] in rank
+        and rank[other.split(".")[0]] > rank[module.split(".")[0]]
+    )
+    assert upward == []
+
+
+def test_the_rules_see_imports_inside_functions():
+    """The checks above would miss the circles they exist for if they read only the top."""
+    graph = _graph()
+    # tournaments.services imports games.services inside a function (game creation).
+    assert "games.services" in graph["tournaments.services"]
+    assert "games.frames" in graph["games.services"]
