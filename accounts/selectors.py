@@ -7,6 +7,7 @@ import zipfile
 from django.db.models import Q
 from django.shortcuts import get_object_or_404
 
+from accounts.hooks import EXPORT_PARTS
 from accounts.models import Preferences, User
 
 
@@ -37,11 +38,6 @@ def export_archive(*, user) -> bytes:
     """One zip of what the player made here: account, finished games' records, ratings
     history and puzzle attempts (JSON). Only finished games: a running game's record
     would hold what the player may not see yet."""
-    from games.history_selectors import game_record
-    from games.models import Game
-    from puzzles.models import PuzzleAttempt
-    from ratings.models import RatingChange
-
     prefs = preferences_of(user=user)
     account = {
         "username": user.username,
@@ -49,40 +45,11 @@ def export_archive(*, user) -> bytes:
         "date_joined": user.date_joined.isoformat(),
         "preferences": prefs.as_dict(),
     }
-    ratings = [
-        {
-            "kind": change.kind,
-            "game": change.game_id,
-            "puzzle": change.puzzle_key or None,
-            "before": change.before,
-            "after": change.after,
-            "score": change.score,
-            "expected": change.expected,
-            "at": change.created.isoformat(),
-        }
-        for change in RatingChange.objects.filter(user=user).order_by("created", "id")
-    ]
-    attempts = [
-        {
-            "puzzle": attempt.puzzle.date.isoformat(),
-            "moves": attempt.moves,
-            "score": attempt.score,
-            "solved": attempt.solved,
-            "gave_up": attempt.gave_up,
-            "rated": attempt.rated,
-            "rating_before": attempt.user_rating_before,
-            "rating_after": attempt.user_rating_after,
-            "at": attempt.created_at.isoformat(),
-        }
-        for attempt in PuzzleAttempt.objects.filter(user=user).select_related("puzzle")
-    ]
-    games = Game.objects.filter(seats__user=user, status=Game.Status.FINISHED).distinct()
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("account.json", json.dumps(account, indent=2))
-        archive.writestr("ratings.json", json.dumps(ratings, indent=2))
-        archive.writestr("puzzle_attempts.json", json.dumps(attempts, indent=2))
-        for game in games.prefetch_related("seats__user").order_by("pk"):
-            record = game_record(game)
-            archive.writestr(f"games/{game.kind}-{game.pk}.json", json.dumps(record, indent=2))
+        # The other apps' parts (games, ratings, puzzles): accounts.hooks.
+        for part in EXPORT_PARTS.values():
+            for path, data in part(user):
+                archive.writestr(path, json.dumps(data, indent=2))
     return buffer.getvalue()

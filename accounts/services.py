@@ -1,18 +1,16 @@
 """Writes to accounts: registration, bot accounts, preferences, e-mail, two-factor, closing."""
 
-import contextlib
-
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.password_validation import validate_password
 from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
-from django.db.models import Q
 from django.utils import timezone
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from accounts.hooks import account_closing
 from accounts.models import Preferences, User
 from accounts.validators import validate_username
 
@@ -253,11 +251,6 @@ def account_close(*, user, password: str, code: str = "") -> User:
     running games resigned, upcoming and running tournaments left, and the account
     drops off the leaderboards (inactive).
     """
-    from games import services as game_services
-    from games.models import Game
-    from tournaments import services as tournament_services
-    from tournaments.models import Tournament
-
     if not user.check_password(password):
         raise ValidationError({"password": ["That is not your password."]})
     if two_factor_device(user) is not None:
@@ -266,26 +259,8 @@ def account_close(*, user, password: str, code: str = "") -> User:
         except ValidationError as error:
             raise ValidationError({"code": error.messages}) from None
 
-    open_tables = Game.objects.filter(
-        Q(seats__user=user) | Q(invited=user) | Q(created_by=user), status=Game.Status.OPEN
-    ).distinct()
-    for game_id in list(open_tables.values_list("pk", flat=True)):
-        with contextlib.suppress(game_services.Refused):
-            game_services.table_leave(game_id=game_id, user=user)
-    running = Game.objects.filter(
-        seats__user=user, seats__forfeit="", status=Game.Status.ACTIVE
-    ).distinct()
-    for game_id in list(running.values_list("pk", flat=True)):
-        with contextlib.suppress(game_services.Refused):
-            game_services.game_resign(game_id=game_id, user=user)
-
-    entered = user.tournament_entries.filter(
-        withdrawn_at__isnull=True,
-        tournament__status__in=[Tournament.Status.UPCOMING, Tournament.Status.RUNNING],
-    )
-    for tournament_id in list(entered.values_list("tournament_id", flat=True)):
-        with contextlib.suppress(ValidationError), transaction.atomic():
-            tournament_services.tournament_withdraw(tournament_id=tournament_id, user=user)
+    # Games and tournaments end what the player still has running (accounts.hooks).
+    account_closing.send(sender=User, user=user)
 
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user.pk)

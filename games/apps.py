@@ -6,4 +6,10 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # Register the tasks in every process: games.services queues them by name.
-        from games import tasks  # noqa: F401
+        from accounts.hooks import account_closing
+        from games import (
+            account_hooks,
+            tasks,  # noqa: F401
+        )
+
+        account_closing.connect(account_hooks.account_closing, dispatch_uid="games-account-closing")

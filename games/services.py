@@ -281,13 +281,10 @@ def challenge_create(
 
 
 def _queue_house_bot_answer(game: Game) -> None:
-    from games.tasks import house_bot_answer
-
     game_id, delay = game.pk, settings.HOUSE_BOT_ANSWER_DELAY
+    task = current_celery_app.tasks["games.tasks.house_bot_answer"]
     # robust: if the broker blinks, the challenge stays open for the challenger to withdraw.
-    transaction.on_commit(
-        lambda: house_bot_answer.apply_async((game_id,), countdown=delay), robust=True
-    )
+    transaction.on_commit(lambda: task.apply_async((game_id,), countdown=delay), robust=True)
 
 
 def house_bot_answer(*, game_id: int) -> None:

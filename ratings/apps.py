@@ -9,3 +9,5 @@ class RatingsConfig(AppConfig):
         from ratings import receivers
 
         game_scored.connect(receivers.game_scored, dispatch_uid="ratings-game-scored")
+
+        from ratings import account_hooks  # noqa: F401  (registers its export part)

@@ -29,7 +29,8 @@ DURABLE = {
 # for /health/ (beat notes each task it sends; only the beat process connects this).
 from celery.signals import beat_init, before_task_publish  # noqa: E402
 
-from topiary_site import health, metrics  # noqa: E402
+import topiary_site.health as health  # noqa: E402
+import topiary_site.metrics as metrics  # noqa: E402
 
 metrics.connect_celery_signals()
 

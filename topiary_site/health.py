@@ -109,7 +109,7 @@ def full_checks() -> list:
 
     checks = readiness_checks()
     if not settings.EMBEDDED_RUNNER and settings.REDIS_URL:
-        from topiary_site.celery import app
+        from celery import current_app as app
 
         checks += [
             ("health_check.contrib.celery.Ping", {"app": app}),

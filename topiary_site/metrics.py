@@ -133,7 +133,7 @@ class LiveCollector:
 
 def task_queue_names() -> list[str]:
     """The Celery queues tasks are routed to (Redis keeps each as a list of that name)."""
-    from topiary_site.celery import app
+    from celery import current_app as app
 
     queues = app.conf.task_queues
     if queues:

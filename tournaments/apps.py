@@ -9,3 +9,10 @@ class TournamentsConfig(AppConfig):
         from tournaments import receivers
 
         game_finished.connect(receivers.game_finished, dispatch_uid="tournaments-game-finished")
+
+        from accounts.hooks import account_closing
+        from tournaments import account_hooks
+
+        account_closing.connect(
+            account_hooks.account_closing, dispatch_uid="tournaments-account-closing"
+        )
