@@ -134,14 +134,22 @@ def turn_seed(seed: str, turn: int) -> str:
     return f"{seed}/analysis/{turn}"
 
 
-def analyse_turn(state, played: str, *, seed: str, turn: int) -> dict | None:
-    """One turn, judged from the mover's view of ``state`` (the position before it)."""
-    view = state.view(state.to_move)
-    analyst = ANALYSTS[type(view)]
-    verdict = analyst(view, played, Rng(turn_seed(seed, turn)))
+def analyse_turn(view, played: str, seed: str, turn: int) -> dict | None:
+    """One turn, judged from ``view`` (the mover's, before the turn) alone.
+
+    Positional, so the site can run it in a thinking process (``games.thinking``).
+    """
+    verdict = ANALYSTS[type(view)](view, played, Rng(turn_seed(seed, turn)))
     if verdict is not None:
         verdict["turn"] = turn
     return verdict
+
+
+def turn_views(record: dict) -> list[tuple]:
+    """Per record move: (the mover's view before it, the move as the record writes it)."""
+    states = game_module(record["game"]).replay(record)
+    moves = [entry if isinstance(entry, str) else entry["move"] for entry in record["moves"]]
+    return [(states[turn].view(states[turn].to_move), move) for turn, move in enumerate(moves)]
 
 
 def analyse_record(
@@ -153,15 +161,13 @@ def analyse_record(
     "players": [...]}``: one verdict (or None) per record move, and per seat
     ``{"seat", "moves", "lost", "accuracy"}`` (accuracy in percent, None without moves).
     """
-    module = game_module(record["game"])
-    states = module.replay(record)
-    moves = [entry if isinstance(entry, str) else entry["move"] for entry in record["moves"]]
+    views = turn_views(record)
     turns = []
-    for turn, played in enumerate(moves):
-        turns.append(analyse_turn(states[turn], played, seed=seed, turn=turn))
+    for turn, (view, played) in enumerate(views):
+        turns.append(analyse_turn(view, played, seed, turn))
         if progress is not None:
-            progress(turn + 1, len(moves))
-    return {"turns": turns, "players": seat_totals(turns, states[0].players)}
+            progress(turn + 1, len(views))
+    return {"turns": turns, "players": seat_totals(turns, len(record["players"]))}
 
 
 def seat_totals(turns: list[dict | None], players: int) -> list[dict]:

@@ -98,7 +98,7 @@ if not DEBUG and not env("SECRET_KEY"):
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
-LOCAL_APPS = ["accounts", "games", "ratings", "puzzles", "tournaments", "api"]
+LOCAL_APPS = ["accounts", "games", "ratings", "puzzles", "tournaments", "api", "analysis"]
 OPERATIONS_APPS = ["health_check", "django_prometheus"]
 INSTALLED_APPS = [
     "daphne",
@@ -264,7 +264,11 @@ CELERY_TASK_IGNORE_RESULT = True
 # Bot thinking has a queue (and a worker, the Procfile's "bots") of its own, so scoring,
 # clocks and tournaments never wait behind bots; everything else uses "celery".
 CELERY_TASK_DEFAULT_QUEUE = "celery"
-CELERY_TASK_ROUTES = {"games.tasks.bot_move": {"queue": "bots"}}
+# Post-game analysis is engine search too: it waits behind bots, never in front of scoring.
+CELERY_TASK_ROUTES = {
+    "games.tasks.bot_move": {"queue": "bots"},
+    "analysis.tasks.analysis_run": {"queue": "bots"},
+}
 # BEAT_INTERVALS ("entry=seconds,...") makes entries run every so many seconds (tests).
 CELERY_BEAT_SCHEDULE = beat.with_intervals(beat.collect(LOCAL_APPS), env("BEAT_INTERVALS"))
 CELERY_BEAT_SCHEDULE_FILENAME = env(

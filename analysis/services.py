@@ -1,0 +1,122 @@
+"""Writes of the analysis app: asking for a game's analysis, and the task's work on it.
+
+A game is analysed at most once: the request locks the game's row, so concurrent
+requests queue one task between them (and ``Analysis.game`` is unique besides). The task
+claims the analysis before working and saves every turn as it goes, so a task run twice
+does nothing the second time, and one run again after its worker died resumes.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from celery import current_app as current_celery_app
+from django.db import transaction
+from django.utils import timezone
+
+from analysis.models import Analysis
+from engine import analysis as engine_analysis
+from engine.errors import EngineError
+from games import thinking
+from games.history_selectors import game_record
+from games.models import Game
+from games.services import Refused
+
+#: A running analysis with no progress saved for this long is taken over by a new run
+#: (its worker died); a turn takes about a second.
+STALE = timedelta(minutes=2)
+
+
+def analysis_request(*, game_id: int, user) -> Analysis:
+    """Ask for a finished game's analysis: the one already asked for, or a new one queued.
+
+    Anyone signed in may ask (a finished game's replay is public); a failed analysis is
+    queued again. Refused: ``sign_in`` for an anonymous visitor, ``not_found`` for a game
+    that is not finished (the same answer as for no game at all).
+    """
+    if user is None or not user.is_authenticated:
+        raise Refused("sign_in", "Sign in to request an analysis.")
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or game.status != Game.Status.FINISHED:
+            raise Refused("not_found", "No finished game with this number.")
+        analysis, created = Analysis.objects.get_or_create(
+            game=game, defaults={"requested_by": user}
+        )
+        if not created and not _needs_queueing(analysis):
+            return analysis
+        if not created:
+            analysis.status, analysis.error = Analysis.Status.QUEUED, ""
+            analysis.save(update_fields=["status", "error", "updated_at"])
+        analysis_id = analysis.pk
+        # robust: a broker blink leaves it queued; asking again after a failure requeues.
+        transaction.on_commit(lambda: _task_queue(analysis_id), robust=True)
+    return analysis
+
+
+def _needs_queueing(analysis: Analysis) -> bool:
+    """A failed analysis, or one whose task was lost (no progress for ``STALE``)."""
+    if analysis.status == Analysis.Status.FAILED:
+        return True
+    waiting = analysis.status in (Analysis.Status.QUEUED, Analysis.Status.RUNNING)
+    return waiting and timezone.now() - analysis.updated_at >= STALE
+
+
+def _task_queue(analysis_id: int) -> None:
+    current_celery_app.tasks["analysis.tasks.analysis_run"].delay(analysis_id)
+
+
+def _claim(analysis_id: int) -> Analysis | None:
+    """Mark the analysis running for this task; None if it is done or another task is on it."""
+    with transaction.atomic():
+        analysis = Analysis.objects.select_for_update().filter(pk=analysis_id).first()
+        if analysis is None or analysis.status in (Analysis.Status.DONE, Analysis.Status.FAILED):
+            return None
+        fresh = timezone.now() - analysis.updated_at < STALE
+        if analysis.status == Analysis.Status.RUNNING and fresh:
+            return None
+        analysis.status = Analysis.Status.RUNNING
+        analysis.runs += 1
+        analysis.save(update_fields=["status", "runs", "updated_at"])
+        return analysis
+
+
+def _think(function, *args):
+    """``function(*args)`` in a thinking process when the embedded runner offers one."""
+    if thinking.offload is not None:
+        return thinking.offload(function, *args)
+    return function(*args)
+
+
+def analysis_run(*, analysis_id: int) -> None:
+    """Analyse every turn not yet analysed, saving each; nothing if done or being done."""
+    analysis = _claim(analysis_id)
+    if analysis is None:
+        return
+    game = Game.objects.get(pk=analysis.game_id)
+    saved = Analysis.objects.filter(pk=analysis_id, status=Analysis.Status.RUNNING)
+    try:
+        views = engine_analysis.turn_views(game_record(game))
+        turns = list(analysis.result.get("turns", []))[: len(views)]
+        seed = f"game/{game.pk}"
+        for turn in range(len(turns), len(views)):
+            view, played = views[turn]
+            # Only the mover's view crosses to the engine: it cannot know more than they did.
+            turns.append(_think(engine_analysis.analyse_turn, view, played, seed, turn))
+            saved.update(
+                result={"turns": turns},
+                done=len(turns),
+                total=len(views),
+                updated_at=timezone.now(),
+            )
+        players = engine_analysis.seat_totals(turns, game.seats.count())
+        saved.update(
+            status=Analysis.Status.DONE,
+            result={"turns": turns, "players": players},
+            done=len(turns),
+            total=len(views),
+            finished_at=timezone.now(),
+            updated_at=timezone.now(),
+        )
+    except EngineError as error:
+        saved.update(status=Analysis.Status.FAILED, error=str(error), updated_at=timezone.now())
