@@ -233,3 +233,28 @@ export function highlight(svg, sightLines, pos) {
     tile.classList.toggle("sees", cells.includes(tile.dataset.cell));
   }
 }
+
+// The engine's suggested move (post-game analysis) drawn over a garden: a dashed pawn at
+// its visitor position looking along its line, a dashed ring on the tile it takes, and the
+// tile it plants there (``*``: the taken tile itself) shown small in that cell's corner.
+export function markMove(svg, move, seat) {
+  const [pos, take] = move.split(" ");
+  const [cx, cy, dx, dy] = pawnSpot(pos);
+  const colour = SEAT_COLOURS[seat];
+  const mark = el("g", { class: "engine-move", "data-move": move });
+  mark.append(
+    el("line", { class: "arrow", x1: cx + dx * 13, y1: cy + dy * 13, x2: cx + dx * 26, y2: cy + dy * 26,
+      stroke: colour, "marker-end": "url(#tip)" }),
+    el("circle", { class: "engine-pawn", cx, cy, r: 12, stroke: colour }),
+    el("text", { class: "engine-label", x: cx, y: cy + 4, "text-anchor": "middle" }, "E"),
+  );
+  if (take) {
+    const [cell, plant] = take.split("=");
+    const [x, y] = cellOrigin(cell);
+    mark.append(el("rect", { class: "engine-take", x: x - 4, y: y - 4, width: TILE + 8, height: TILE + 8, rx: 9 }));
+    if (plant && plant !== "*") mark.append(tileFace(plant, x - 6, y - 6, 26));
+    else mark.append(el("text", { class: "engine-keep", x: x + 2, y: y + 14 }, "="));
+  }
+  svg.append(titled(mark, `Engine's move: ${move}`));
+  return mark;
+}

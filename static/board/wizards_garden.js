@@ -58,3 +58,16 @@ export function drawBoard(svg, position, options = {}) {
     el("text", { class: "board-note staff", x: EDGE, y: BOARD_SIZE + 40 }, `Wizard's Staff: ${staff}`),
   );
 }
+
+// The engine's suggested move (post-game analysis): a dashed ring on its bed and the side
+// it plants, a small seed of that colour (``b2W``: white in b2).
+export function markMove(svg, move) {
+  const cell = move.slice(0, 2);
+  const seed = move[2];
+  const [x, y] = bedOrigin(cell);
+  const mark = el("g", { class: "engine-move", "data-move": move },
+    el("rect", { class: "engine-take", x: x - 3, y: y - 3, width: BED + 6, height: BED + 6, rx: 10 }),
+    el("circle", { class: `seed seed-${seed}`, cx: x + 16, cy: y + 16, r: 10 }));
+  svg.append(titled(mark, `Engine's move: ${move} (${seedName(seed)} in ${cell})`));
+  return mark;
+}

@@ -128,6 +128,8 @@ function start() {
 
   function drawBoard() {
     board.replaceChildren(...(boards[game] ?? positionText)(frames[ply]));
+    // Other modules of the page (the analysis) add their marks to the board drawn.
+    board.dispatchEvent(new CustomEvent("replay:drawn", { detail: { ply } }));
   }
 
   function draw() {
@@ -176,6 +178,8 @@ function start() {
   for (const button of root.querySelectorAll("[data-step]")) {
     button.addEventListener("click", () => show(steps[button.dataset.step]()));
   }
+  // Other modules of the page ask for a ply with this event (the analysis chart's bars).
+  root.addEventListener("replay:show", (event) => show(event.detail.ply));
   const keys = { ArrowLeft: "back", ArrowRight: "next", Home: "first", End: "last" };
   document.addEventListener("keydown", (event) => {
     const step = keys[event.key];

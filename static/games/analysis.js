@@ -1,0 +1,216 @@
+// Post-game analysis on the replay page (docs/ANALYSIS.md): asks for it, shows its
+// progress, then marks the engine's move on the board at every position where a turn
+// was decided (drawn by the shared board modules), the points lost beside each move of
+// the list, a chart of the points lost per move and each player's totals.
+// The replay (static/games/replay.js) says when it drew a ply ("replay:drawn" on the
+// board) and shows a ply when asked ("replay:show" on #replay).
+
+import { SEAT_COLOURS, activate, el, seatSwatch } from "../board/common.js";
+import { markMove as markTopiary } from "../board/topiary.js";
+import { markMove as markGarden } from "../board/wizards_garden.js";
+
+// Each game's mark of the engine's move; a game without one gets the text line only.
+const MARKS = { topiary: markTopiary, wizards_garden: markGarden };
+const POLL_MS = 1000;
+// Points lost from which a move is an inaccuracy, a mistake, a blunder (docs/ANALYSIS.md).
+const GRADES = [[6, "blunder", "??"], [3, "mistake", "?"], [1, "inaccuracy", "?!"]];
+
+const panel = document.getElementById("analysis");
+const replay = document.getElementById("replay");
+const board = document.getElementById("replay-board");
+const here = document.getElementById("analysis-here");
+const statusLine = document.getElementById("analysis-status");
+const progress = document.getElementById("analysis-progress");
+const form = document.getElementById("analysis-request");
+const signIn = document.getElementById("analysis-sign-in");
+const result = document.getElementById("analysis-result");
+const { frames, players, game } = JSON.parse(document.getElementById("replay-data").textContent);
+
+// The frame each turn starts at: a take and its plant are two frames of one turn.
+const turnStart = [];
+frames.forEach((frame, index) => {
+  if (index > 0 && frame.step !== "plant") turnStart.push(index);
+});
+// The turn decided at a frame: the one whose first frame comes next.
+const turnAt = new Map(turnStart.map((start, turn) => [start - 1, turn]));
+
+let analysis = null;
+let shownPly = 0;
+
+const signed = (value) => `${value > 0 ? "+" : ""}${value.toFixed(1)}`;
+
+function grade(lost) {
+  return GRADES.find(([from]) => lost >= from) ?? [0, "good", ""];
+}
+
+function lossText(verdict) {
+  if (verdict.lost <= 0) return "the engine's choice too";
+  const error = verdict.se ? ` ± ${verdict.se.toFixed(1)}` : "";
+  return `${verdict.lost.toFixed(1)}${error} points lost`;
+}
+
+function markPly(ply) {
+  shownPly = ply;
+  const turn = turnAt.get(ply);
+  if (!analysis || turn === undefined) {
+    here.hidden = true;
+    return;
+  }
+  const verdict = analysis.turns[turn];
+  here.hidden = false;
+  if (!verdict) {
+    here.textContent = "Draft turn: not analysed.";
+    return;
+  }
+  const svg = board.querySelector("svg");
+  if (svg) MARKS[game]?.(svg, verdict.best, verdict.seat);
+  here.replaceChildren(
+    seatSwatch(verdict.seat, "seat-dot"),
+    document.createTextNode(
+      ` ${players[verdict.seat]} played ${verdict.played} (${signed(verdict.played_points)}); ` +
+        `engine: ${verdict.best} (${signed(verdict.best_points)}): ${lossText(verdict)}.`,
+    ),
+  );
+}
+
+function annotateMoves() {
+  analysis.turns.forEach((verdict, turn) => {
+    const button = document.querySelector(`#replay-moves [data-ply="${turnStart[turn]}"]`);
+    if (!verdict || !button) return;
+    button.closest("li").querySelector(".analysis-loss")?.remove();
+    const [, name, symbol] = grade(verdict.lost);
+    const text = verdict.lost > 0 ? `−${verdict.lost.toFixed(1)}${symbol}` : "✓";
+    const badge = document.createElement("span");
+    badge.className = `analysis-loss grade-${name}`;
+    badge.textContent = text;
+    badge.title = `Engine: ${verdict.best}; ${lossText(verdict)}`;
+    button.after(badge);
+  });
+}
+
+function playerRows() {
+  const body = document.querySelector("#analysis-players tbody");
+  body.replaceChildren();
+  for (const entry of analysis.players) {
+    const row = document.createElement("tr");
+    const name = document.createElement("td");
+    name.append(seatSwatch(entry.seat, "seat-dot"), document.createTextNode(` ${players[entry.seat]}`));
+    row.append(name);
+    const perMove = entry.moves ? (entry.lost / entry.moves).toFixed(2) : "–";
+    const accuracy = entry.accuracy === null ? "–" : `${entry.accuracy}%`;
+    for (const value of [entry.moves, entry.lost.toFixed(1), perMove, accuracy]) {
+      const cell = document.createElement("td");
+      cell.className = "num";
+      cell.textContent = String(value);
+      row.append(cell);
+    }
+    body.append(row);
+  }
+}
+
+// One bar per turn in the mover's colour, as tall as the points lost; each bar shows
+// the position it was decided at.
+function chart() {
+  const width = 640;
+  const height = 180;
+  const top = 16;
+  const bottom = 24;
+  const left = 34;
+  const turns = analysis.turns;
+  const most = Math.max(1, ...turns.map((v) => v?.lost ?? 0));
+  const slot = (width - left) / turns.length;
+  const scale = (height - top - bottom) / most;
+  const svg = el("svg", { class: "analysis-bars", viewBox: `0 0 ${width} ${height}`, role: "group",
+    "aria-label": "Expected points lost per move" });
+  const base = height - bottom;
+  svg.append(
+    el("line", { class: "axis", x1: left, y1: base, x2: width, y2: base }),
+    el("line", { class: "axis", x1: left, y1: top, x2: left, y2: base }),
+    el("text", { class: "axis-label", x: left - 4, y: top + 4, "text-anchor": "end" }, most.toFixed(0)),
+    el("text", { class: "axis-label", x: left - 4, y: base + 4, "text-anchor": "end" }, "0"),
+    el("text", { class: "axis-label", x: left + 2, y: height - 6 }, "move 1"),
+    el("text", { class: "axis-label", x: width - 2, y: height - 6, "text-anchor": "end" }, `move ${turns.length}`),
+  );
+  turns.forEach((verdict, turn) => {
+    if (!verdict) return;
+    const x = left + turn * slot;
+    const tall = Math.max(1.5, verdict.lost * scale);
+    const bar = el("g", { class: "analysis-bar", "data-turn": turn },
+      el("rect", { class: "hit", x, y: top, width: slot, height: base - top }),
+      el("rect", { class: "bar", x: x + slot * 0.15, y: base - tall, width: slot * 0.7, height: tall,
+        fill: SEAT_COLOURS[verdict.seat] }));
+    const label = `Move ${turn + 1}, ${players[verdict.seat]}: ${verdict.played}, ${lossText(verdict)}`;
+    activate(bar, label, () => replay.dispatchEvent(new CustomEvent("replay:show", { detail: { ply: turnStart[turn] - 1 } })));
+    bar.append(el("title", {}, label));
+    svg.append(bar);
+  });
+  document.getElementById("analysis-chart").replaceChildren(svg);
+}
+
+function show(state) {
+  const running = state.status === "queued" || state.status === "running";
+  progress.hidden = !running;
+  if (state.status === "running" && state.total) {
+    progress.max = state.total;
+    progress.value = state.done;
+  } else {
+    progress.removeAttribute("value");
+  }
+  if (form) form.hidden = !state.can_request;
+  if (signIn) signIn.hidden = state.status !== "none" && state.status !== "failed";
+  const texts = {
+    none: "This game has not been analysed yet.",
+    queued: "Analysis queued: waiting for the engine…",
+    running: `Analysing move ${state.done + 1 > state.total ? state.total : state.done + 1} of ${state.total}…`,
+    done: "Analysed: each move against the engine's choice from the same view.",
+    failed: state.error,
+  };
+  statusLine.textContent = texts[state.status];
+  panel.dataset.status = state.status;
+  if (state.status === "done") {
+    analysis = state;
+    result.hidden = false;
+    annotateMoves();
+    playerRows();
+    chart();
+    replay.dispatchEvent(new CustomEvent("replay:show", { detail: { ply: shownPly } }));
+  }
+  if (running) setTimeout(load, POLL_MS);
+}
+
+async function answer(response) {
+  const state = await response.json();
+  if (!response.ok) {
+    statusLine.textContent = state.error ?? "The analysis could not be loaded.";
+    return;
+  }
+  show(state);
+}
+
+async function load() {
+  try {
+    await answer(await fetch(panel.dataset.stateUrl, { headers: { Accept: "application/json" } }));
+  } catch {
+    statusLine.textContent = "The analysis could not be loaded; retrying…";
+    setTimeout(load, POLL_MS * 5);
+  }
+}
+
+form?.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const button = form.querySelector("button");
+  button.disabled = true;
+  try {
+    await answer(await fetch(panel.dataset.requestUrl, {
+      method: "POST",
+      headers: { Accept: "application/json", "X-CSRFToken": form.elements.csrfmiddlewaretoken.value },
+    }));
+  } catch {
+    statusLine.textContent = "The request did not reach the server; try again.";
+  } finally {
+    button.disabled = false;
+  }
+});
+
+board.addEventListener("replay:drawn", (event) => markPly(event.detail.ply));
+load();
