@@ -5,7 +5,7 @@
 // The replay (static/games/replay.js) says when it drew a ply ("replay:drawn" on the
 // board) and shows a ply when asked ("replay:show" on #replay).
 
-import { SEAT_COLOURS, activate, el, seatSwatch } from "../board/common.js";
+import { SEAT_COLOURS, el, seatSwatch } from "../board/common.js";
 import { markMove as markTopiary } from "../board/topiary.js";
 import { markMove as markGarden } from "../board/wizards_garden.js";
 
@@ -108,8 +108,8 @@ function playerRows() {
   }
 }
 
-// One bar per turn in the mover's colour, as tall as the points lost; each bar shows
-// the position it was decided at.
+// One bar per turn in the mover's colour, as tall as the points lost, its move named in its
+// title. The move list is where a move is chosen (its targets are large enough on a phone).
 function chart() {
   const width = 640;
   const height = 180;
@@ -120,8 +120,8 @@ function chart() {
   const most = Math.max(1, ...turns.map((v) => v?.lost ?? 0));
   const slot = (width - left) / turns.length;
   const scale = (height - top - bottom) / most;
-  const svg = el("svg", { class: "analysis-bars", viewBox: `0 0 ${width} ${height}`, role: "group",
-    "aria-label": "Expected points lost per move" });
+  const svg = el("svg", { class: "analysis-bars", viewBox: `0 0 ${width} ${height}`, role: "img",
+    "aria-label": "Expected points lost per move, each bar in its player's colour" });
   const base = height - bottom;
   svg.append(
     el("line", { class: "axis", x1: left, y1: base, x2: width, y2: base }),
@@ -135,14 +135,10 @@ function chart() {
     if (!verdict) return;
     const x = left + turn * slot;
     const tall = Math.max(1.5, verdict.lost * scale);
-    const bar = el("g", { class: "analysis-bar", "data-turn": turn },
-      el("rect", { class: "hit", x, y: top, width: slot, height: base - top }),
-      el("rect", { class: "bar", x: x + slot * 0.15, y: base - tall, width: slot * 0.7, height: tall,
-        fill: SEAT_COLOURS[verdict.seat] }));
     const label = `Move ${turn + 1}, ${players[verdict.seat]}: ${verdict.played}, ${lossText(verdict)}`;
-    activate(bar, label, () => replay.dispatchEvent(new CustomEvent("replay:show", { detail: { ply: turnStart[turn] - 1 } })));
-    bar.append(el("title", {}, label));
-    svg.append(bar);
+    svg.append(el("rect", { class: "analysis-bar", "data-turn": turn, "data-seat": verdict.seat,
+      x: x + slot * 0.15, y: base - tall, width: slot * 0.7, height: tall, fill: SEAT_COLOURS[verdict.seat] },
+    el("title", {}, label)));
   });
   document.getElementById("analysis-chart").replaceChildren(svg);
 }
