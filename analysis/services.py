@@ -66,15 +66,16 @@ def _task_queue(analysis_id: int) -> None:
     current_celery_app.tasks["analysis.tasks.analysis_run"].delay(analysis_id)
 
 
-def _claim(analysis_id: int) -> Analysis | None:
-    """Mark the analysis running for this task; None if it is done or another task is on it."""
+def _claim(analysis_id: int) -> Analysis | bool:
+    """Mark the analysis running for this task; False if there is nothing to do, True if
+    another run is on it (it saved progress less than ``STALE`` ago)."""
     with transaction.atomic():
         analysis = Analysis.objects.select_for_update().filter(pk=analysis_id).first()
         if analysis is None or analysis.status in (Analysis.Status.DONE, Analysis.Status.FAILED):
-            return None
+            return False
         fresh = timezone.now() - analysis.updated_at < STALE
         if analysis.status == Analysis.Status.RUNNING and fresh:
-            return None
+            return True
         analysis.status = Analysis.Status.RUNNING
         analysis.runs += 1
         analysis.save(update_fields=["status", "runs", "updated_at"])
@@ -88,11 +89,15 @@ def _think(function, *args):
     return function(*args)
 
 
-def analysis_run(*, analysis_id: int) -> None:
-    """Analyse every turn not yet analysed, saving each; nothing if done or being done."""
+def analysis_run(*, analysis_id: int) -> bool:
+    """Analyse every turn not yet analysed, saving each; nothing if done or being done.
+
+    True when another run is on it: the task looks again later, and takes over if that
+    run's worker died (re-delivered after a worker's death, it would find it running).
+    """
     analysis = _claim(analysis_id)
-    if analysis is None:
-        return
+    if isinstance(analysis, bool):
+        return analysis
     game = Game.objects.get(pk=analysis.game_id)
     saved = Analysis.objects.filter(pk=analysis_id, status=Analysis.Status.RUNNING)
     try:
@@ -120,3 +125,4 @@ def analysis_run(*, analysis_id: int) -> None:
         )
     except EngineError as error:
         saved.update(status=Analysis.Status.FAILED, error=str(error), updated_at=timezone.now())
+    return False

@@ -1,0 +1,69 @@
+"""Many ask at once, on PostgreSQL with the real Celery workers: one analysis, one task."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+
+import pytest
+from django.db import connection
+
+from analysis import services
+from analysis.models import Analysis
+from engine import analysis as engine_analysis
+from games.history_selectors import game_record
+from tests.ratings.played import make_user, play_game
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.celery,
+    pytest.mark.redis,
+    pytest.mark.slow,
+]
+
+#: How long to wait for the worker before calling the test failed (a deadline, not a measure).
+PATIENCE = 300
+ASKERS = 8
+
+
+def test_many_concurrent_requests_analyse_the_game_once(celery_worker):
+    players = [make_user(f"asker{i}") for i in range(ASKERS)]
+    game = play_game(players[:2], kind="topiary")
+    seen = len(celery_worker.log())
+    start = threading.Barrier(ASKERS)
+    answers, errors = [], []
+
+    def ask(user):
+        try:
+            start.wait()
+            answers.append(services.analysis_request(game_id=game.pk, user=user).pk)
+        except Exception as error:  # reported by the assertion below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=ask, args=(user,)) for user in players]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert Analysis.objects.count() == 1
+    assert set(answers) == {Analysis.objects.get().pk}
+
+    deadline = time.monotonic() + PATIENCE
+    analysis = Analysis.objects.get()
+    while analysis.status != Analysis.Status.DONE:
+        assert analysis.status != Analysis.Status.FAILED, analysis.error
+        assert time.monotonic() < deadline, f"analysis stuck at {analysis.done}/{analysis.total}"
+        time.sleep(0.2)
+        analysis.refresh_from_db()
+    assert analysis.runs == 1
+    log = celery_worker.log()[seen:]
+    assert len(re.findall(r"analysis\.tasks\.analysis_run\[[0-9a-f-]+\] received", log)) == 1
+    assert len(re.findall(r"analysis\.tasks\.analysis_run\[[0-9a-f-]+\] succeeded", log)) == 1
+    # The worker's analysis is the engine's, turn by turn, from each mover's view.
+    record = game_record(game)
+    assert analysis.result == engine_analysis.analyse_record(record, seed=f"game/{game.pk}")
+    assert analysis.done == analysis.total == len(record["moves"])
