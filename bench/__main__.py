@@ -20,6 +20,7 @@ SPEED = {
     "solver4": ["solver.py", "--positions", "10", "--k", "4"],
     "daily": ["daily.py", "--days", "14"],
     "bots": ["bot_speed.py", "--positions", "60", "--iterations", "1000"],
+    "analysis": ["analysis.py", "--games", "3"],
 }
 STRENGTH = {
     "topiary-greedy-random": ["topiary", "--bots", "greedy,random", "--games", "200"],

@@ -37,7 +37,7 @@ const turnAt = new Map(turnStart.map((start, turn) => [start - 1, turn]));
 let analysis = null;
 let shownPly = 0;
 
-const signed = (value) => `${value > 0 ? "+" : ""}${value.toFixed(1)}`;
+const signed = (value) => `${value > 0 ? "+" : value < 0 ? "−" : ""}${Math.abs(value).toFixed(1)}`;
 
 function grade(lost) {
   return GRADES.find(([from]) => lost >= from) ?? [0, "good", ""];
@@ -111,7 +111,9 @@ function playerRows() {
 // One bar per turn in the mover's colour, as tall as the points lost, its move named in its
 // title. The move list is where a move is chosen (its targets are large enough on a phone).
 function chart() {
-  const width = 640;
+  const box = document.getElementById("analysis-chart");
+  // Drawn at the width it is shown at, so its text stays readable on a phone.
+  const width = Math.max(280, Math.min(720, Math.round(box.clientWidth || 640)));
   const height = 180;
   const top = 16;
   const bottom = 24;
@@ -140,7 +142,7 @@ function chart() {
       x: x + slot * 0.15, y: base - tall, width: slot * 0.7, height: tall, fill: SEAT_COLOURS[verdict.seat] },
     el("title", {}, label)));
   });
-  document.getElementById("analysis-chart").replaceChildren(svg);
+  box.replaceChildren(svg);
 }
 
 function show(state) {
@@ -209,4 +211,7 @@ form?.addEventListener("submit", async (event) => {
 });
 
 board.addEventListener("replay:drawn", (event) => markPly(event.detail.ply));
+window.addEventListener("resize", () => {
+  if (analysis) chart();
+});
 load();

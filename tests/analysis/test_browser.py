@@ -95,6 +95,7 @@ def test_a_player_requests_the_analysis_and_sees_progress_chart_and_engine_moves
     for width, height in ((390, 844), (1280, 800)):
         page.set_viewport_size({"width": width, "height": height})
         page.screenshot(path=str(shots / f"analysed-replay-{width}.png"), full_page=True)
+        page.locator("#analysis").screenshot(path=str(shots / f"analysis-panel-{width}.png"))
         overflow = page.evaluate("document.documentElement.scrollWidth - innerWidth")
         assert overflow <= 0, f"the analysed replay scrolls sideways at {width} px"
     print(f"screenshots in {shots}")

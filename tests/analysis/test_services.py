@@ -185,3 +185,31 @@ def test_refusals_over_http_say_why(client, players, queued):
     assert response.status_code == 403
     assert response.json() == {"error": "Sign in to request an analysis.", "code": "sign_in"}
     assert Analysis.objects.count() == 0 and queued == []
+
+
+def test_in_the_embedded_default_the_turns_are_thought_out_in_a_thinking_process(
+    garden_game, players, queued, django_capture_on_commit_callbacks
+):
+    from games import thinking
+    from topiary_site import embedded
+
+    runner = embedded.Runner(threads=1, thinkers=1)
+    calls = []
+
+    def think(function, *args):
+        calls.append(type(args[0]).__name__)
+        return runner.think(function, *args)
+
+    analysis = request(garden_game, players[0], django_capture_on_commit_callbacks)
+    try:
+        thinking.offload = think
+        services.analysis_run(analysis_id=analysis.pk)
+    finally:
+        thinking.offload = None
+        runner.stop()
+    analysis.refresh_from_db()
+    record = game_record(garden_game)
+    # One call per turn, each given the mover's view (never a full state).
+    assert calls == ["View"] * len(record["moves"])
+    assert analysis.status == Analysis.Status.DONE
+    assert analysis.result == engine_analysis.analyse_record(record, seed=f"game/{garden_game.pk}")

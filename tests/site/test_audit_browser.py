@@ -139,6 +139,14 @@ def live_clock_game(users) -> Game:
     )
 
 
+def _analysed(game: Game) -> None:
+    """The game's post-game analysis, run here as its task would (the replay shows it)."""
+    from analysis import services as analysis
+    from analysis.models import Analysis
+
+    analysis.analysis_run(analysis_id=Analysis.objects.create(game=game).pk)
+
+
 def _site_data() -> dict:
     """Players, games in every state, a tournament: made through the services."""
     from tournaments import services as tournaments
@@ -146,7 +154,8 @@ def _site_data() -> dict:
     ann, bob, cat, dan = (make_user(name) for name in ("ann", "bob", "cat", "dan"))
     make_user("bramble", bot_level="random")
     finished = play_game([ann, bob], kind="topiary")
-    play_game([bob, ann], kind="wizards_garden")
+    garden = play_game([bob, ann], kind="wizards_garden")
+    _analysed(finished)
     live = {
         "topiary-2": play_game([ann, bob], kind="topiary", plies=3, move_seed=1, rated=False),
         "topiary-3": play_game([ann, bob, cat], kind="topiary", plies=4, move_seed=2),
@@ -184,6 +193,7 @@ def _site_data() -> dict:
     return {
         "users": {u.username: u for u in (ann, bob, cat, dan)},
         "finished": finished.pk,
+        "garden": garden.pk,
         "live": {name: game.pk for name, game in live.items()},
         "movers": movers,
         "table": table.pk,
@@ -224,6 +234,7 @@ def pages_to_visit(data: dict) -> list[tuple[str, str | None, str]]:
         ("open-table", "ann", f"/game/{data['table']}/"),
         ("game-over", "ann", f"/game/{finished}/"),
         ("replay", "ann", f"/games/{finished}/replay/"),
+        ("replay-not-analysed", "ann", f"/games/{data['garden']}/replay/"),
         ("history", "ann", "/games/history/ann/"),
         ("profile", "ann", "/@/ann/"),
         ("puzzle", "ann", "/puzzles/"),
