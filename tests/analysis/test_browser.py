@@ -96,6 +96,7 @@ def test_a_player_requests_the_analysis_and_sees_progress_chart_and_engine_moves
         page.set_viewport_size({"width": width, "height": height})
         page.screenshot(path=str(shots / f"analysed-replay-{width}.png"), full_page=True)
         page.locator("#analysis").screenshot(path=str(shots / f"analysis-panel-{width}.png"))
+        page.locator(".replay-board-wrap").screenshot(path=str(shots / f"board-{width}.png"))
         overflow = page.evaluate("document.documentElement.scrollWidth - innerWidth")
         assert overflow <= 0, f"the analysed replay scrolls sideways at {width} px"
     print(f"screenshots in {shots}")
