@@ -8,19 +8,21 @@ does nothing the second time, and one run again after its worker died resumes.
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from celery import current_app as current_celery_app
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from analysis.models import Analysis
 from engine import analysis as engine_analysis
-from engine.errors import EngineError
 from games import thinking
 from games.history_selectors import game_record
 from games.models import Game
 from games.services import Refused
+
+log = logging.getLogger(__name__)
 
 #: A running analysis with no progress saved for this long is taken over by a new run
 #: (its worker died); a turn takes about a second.
@@ -104,6 +106,7 @@ def analysis_run(*, analysis_id: int) -> bool:
         views = engine_analysis.turn_views(game_record(game))
         turns = list(analysis.result.get("turns", []))[: len(views)]
         seed = f"game/{game.pk}"
+        saved.update(total=len(views), done=len(turns))
         for turn in range(len(turns), len(views)):
             view, played = views[turn]
             # Only the mover's view crosses to the engine: it cannot know more than they did.
@@ -123,6 +126,10 @@ def analysis_run(*, analysis_id: int) -> bool:
             finished_at=timezone.now(),
             updated_at=timezone.now(),
         )
-    except EngineError as error:
+    except DatabaseError:
+        raise  # the task retries; the turns saved so far are kept
+    except Exception as error:
+        # A record the engine cannot analyse must not stay "running": say so, keep the turns.
+        log.exception("analysis %s failed", analysis_id)
         saved.update(status=Analysis.Status.FAILED, error=str(error), updated_at=timezone.now())
     return False

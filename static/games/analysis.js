@@ -159,7 +159,7 @@ function show(state) {
   const texts = {
     none: "This game has not been analysed yet.",
     queued: "Analysis queued: waiting for the engine…",
-    running: `Analysing move ${state.done + 1 > state.total ? state.total : state.done + 1} of ${state.total}…`,
+    running: state.total ? `Analysing move ${Math.min(state.done + 1, state.total)} of ${state.total}…` : "Analysis starting…",
     done: "Analysed: each move against the engine's choice from the same view.",
     failed: state.error,
   };

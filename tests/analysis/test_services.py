@@ -213,3 +213,27 @@ def test_in_the_embedded_default_the_turns_are_thought_out_in_a_thinking_process
     assert calls == ["View"] * len(record["moves"])
     assert analysis.status == Analysis.Status.DONE
     assert analysis.result == engine_analysis.analyse_record(record, seed=f"game/{garden_game.pk}")
+
+
+def test_an_analysis_that_fails_says_so_and_may_be_asked_for_again(
+    client, garden_game, players, queued, monkeypatch, django_capture_on_commit_callbacks
+):
+    from engine.errors import RecordError
+
+    def broken(record):
+        raise RecordError("ply 3: does not replay")
+
+    analysis = request(garden_game, players[0], django_capture_on_commit_callbacks)
+    monkeypatch.setattr(engine_analysis, "turn_views", broken)
+    assert services.analysis_run(analysis_id=analysis.pk) is False
+    analysis.refresh_from_db()
+    assert analysis.status == Analysis.Status.FAILED and "ply 3" in analysis.error
+    client.force_login(players[1])
+    state = client.get(reverse("analysis:state", args=[garden_game.pk])).json()
+    assert state == {
+        "status": "failed",
+        "done": 0,
+        "total": 0,
+        "can_request": True,
+        "error": "The analysis failed. Ask again to retry.",
+    }
