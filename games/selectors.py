@@ -7,8 +7,11 @@ here: one viewer's frame from ``(game, seats, viewer)``.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db.models import Prefetch, Q
 from django.urls import reverse
+from django.utils import timezone
 
 from games.frames import game_payload as game_payload
 from games.hooks import ratings_for
@@ -110,6 +113,36 @@ def challenges_to(user) -> list[dict]:
         .order_by("created_at")[:20]
     )
     return [challenge_json(game) for game in games]
+
+
+def correspondence_of(user, limit: int = 20) -> list[dict]:
+    """``user``'s running days-per-move games: whose turn it is and when their time runs
+    out, the games waiting for ``user``'s move first (soonest deadline first)."""
+    games = (
+        Game.objects.filter(
+            seats__user=user, status=Game.Status.ACTIVE, correspondence_days__isnull=False
+        )
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
+        )
+        .distinct()[:limit]
+    )
+    listed = []
+    for game in games:
+        seats = list(game.seats.all())
+        mover = seats[game.engine_state().to_move]
+        listed.append(
+            {
+                **game_brief(game),
+                "opponents": [seat.user for seat in seats if seat.user_id != user.pk],
+                "to_move": mover.user,
+                "your_turn": mover.user_id == user.pk,
+                "deadline": game.deadline,
+            }
+        )
+    far = timezone.now() + timedelta(days=365)
+    listed.sort(key=lambda entry: (not entry["your_turn"], entry["deadline"] or far))
+    return listed
 
 
 def games_live(limit: int = 20) -> list[Game]:

@@ -1,6 +1,7 @@
 // The lobby's open tables, kept up to date over /ws/lobby/ (docs/PROTOCOL.md).
 
 import { liveSocket } from "../live/socket.js";
+import { quickPairing } from "./quick_pairing.js";
 
 const body = document.getElementById("tables");
 const empty = document.getElementById("no-tables");
@@ -25,6 +26,12 @@ function seatsCell(seats) {
     if (i) td.append(", ");
     if (seat.username) {
       td.append(seat.username);
+      if (seat.rating) {
+        const rating = document.createElement("span");
+        rating.className = "rating";
+        rating.textContent = `(${seat.rating})`;
+        td.append(" ", rating);
+      }
       if (seat.bot) td.append(" ", badge("BOT", "badge-bot"));
     } else {
       const free = document.createElement("span");
@@ -89,9 +96,17 @@ function show(tables) {
   empty.hidden = tables.length > 0;
 }
 
-liveSocket("/ws/lobby/", {
+let socket = null;
+const quick = quickPairing((message) => socket?.send(message));
+
+socket = liveSocket("/ws/lobby/", {
   onMessage(frame) {
     if (frame.type === "tables") show(frame.tables);
+    else if (frame.type === "seeks") quick.seeks(frame);
+    else if (frame.type === "paired") quick.paired(frame);
+    else if (frame.type === "refused") quick.refused(frame);
   },
-  // The lobby sends the list again on connecting: a reconnect catches up by itself.
+  // The lobby sends the lists again on connecting: a reconnect catches up by itself,
+  // and a page that was seeking seeks again (the server cancelled it with the socket).
+  hello: quick.hello,
 });
