@@ -10,6 +10,15 @@ from games.models import Seek, TimeControl
 from games.seeks import BOT_WAITS, RATING_RANGES, cell_key
 
 
+def _cell_words(control: TimeControl) -> dict:
+    """What a cell says: ``3+2`` over ``Blitz``, or ``1 day`` over ``per move``."""
+    fields = control.fields()
+    if fields["correspondence_days"] is not None:
+        days = fields["correspondence_days"]
+        return {"label": f"{days} day{'s' if days != 1 else ''}", "speed": "per move"}
+    return {"label": control.value, "speed": control.name.title()}
+
+
 def quick_grid() -> list[dict]:
     """One row per game and number of players, one cell per time control (the grid's
     markup; rated or casual is the grid's switch, so a cell names both keys)."""
@@ -19,10 +28,7 @@ def quick_grid() -> list[dict]:
             cells = [
                 {
                     "time_control": control.value,
-                    "speed": "Correspondence"
-                    if control.value.endswith("d")
-                    else control.name.title(),
-                    "label": control.value if not control.value.endswith("d") else control.label,
+                    **_cell_words(control),
                     "rated": cell_key(game.name, players, control.value, True),
                     "casual": cell_key(game.name, players, control.value, False),
                 }

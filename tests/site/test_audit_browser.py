@@ -178,6 +178,26 @@ def _site_data() -> dict:
         max_players=8,
     )
     tournaments.tournament_join(tournament_id=event.pk, user=bob)
+    # The home page lists ann's days-per-move games; dan has a challenge waiting (a note
+    # in the corner of every page he opens).
+    games.game_create(
+        kind="topiary",
+        players=[ann, bob],
+        options={},
+        rated=False,
+        clock_initial=None,
+        clock_increment=None,
+        correspondence_days=3,
+    )
+    games.challenge_create(
+        user=cat,
+        opponent_username=dan.username,
+        kind="wizards_garden",
+        rated=True,
+        clock_initial=300,
+        clock_increment=3,
+        correspondence_days=None,
+    )
     movers = {
         name: game.seats.get(index=game.engine_state().to_move).user for name, game in live.items()
     }
@@ -220,6 +240,8 @@ def pages_to_visit(data: dict) -> list[tuple[str, str | None, str]]:
         ("register", None, "/accounts/register/"),
         ("home", "ann", "/"),
         ("lobby", "ann", "/play/"),
+        ("lobby-signed-out", None, "/play/"),
+        ("home-challenged", "dan", "/"),
         ("lobby-after-get-of-form-address", "ann", "/play/new/"),
         ("open-table", "ann", f"/game/{data['table']}/"),
         ("game-over", "ann", f"/game/{finished}/"),
@@ -282,6 +304,8 @@ def test_every_page_fits_every_screen(browser, asgi_server, tmp_path_factory):
                     page.wait_for_selector("#board > *", state="attached")
                 if name == "puzzle":
                     page.wait_for_selector("#puzzle-board > *", state="attached")
+                if name == "home-challenged":
+                    page.wait_for_selector(".alert-note")
                 page.wait_for_timeout(150)
                 page.screenshot(path=str(shots / f"{size}-{name}.png"), full_page=True)
                 # The puzzle's free positions: see test_the_puzzles_free_positions_fit_a_finger.
