@@ -262,7 +262,14 @@ class GameConsumer(_RenewingConsumer):
 
 
 class LobbyConsumer(_RenewingConsumer):
-    """``/ws/lobby/``: the open tables this user may see, sent again whenever they change."""
+    """``/ws/lobby/``: the open tables this user may see, sent again whenever they change,
+    and the seeks of quick pairing (docs/PROTOCOL.md, "Seeks")."""
+
+    #: The metrics label of this kind of socket.
+    label = "lobby"
+
+    def group_for(self) -> str:
+        return live.LOBBY_GROUP
 
     async def connect(self):
         self.user = self.scope.get("user")
@@ -271,19 +278,23 @@ class LobbyConsumer(_RenewingConsumer):
             await self.accept()
             await _refuse_and_close(self, None, "too_many_sockets", "too many open sockets")
             return
-        await self.channel_layer.group_add(live.LOBBY_GROUP, self.channel_name)
-        self.membership = asyncio.create_task(_membership_renew(self, live.LOBBY_GROUP))
+        self.group = self.group_for()
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.membership = asyncio.create_task(_membership_renew(self, self.group))
         await self.accept()
-        metrics.OPEN_SOCKETS.labels("lobby").inc()
+        metrics.OPEN_SOCKETS.labels(self.label).inc()
         await self._send_tables()
 
     async def disconnect(self, code):
         _socket_release(self)
         if hasattr(self, "membership"):
-            metrics.OPEN_SOCKETS.labels("lobby").dec()
-            await _membership_end(self, live.LOBBY_GROUP)
-            # A seek lives as long as the page that placed it (games/seeks.py).
-            await db(seeks.seek_cancel)(user=self.user, channel=self.channel_name)
+            metrics.OPEN_SOCKETS.labels(self.label).dec()
+            await _membership_end(self, self.group)
+            await self._closed()
+
+    async def _closed(self):
+        # A seek lives as long as the page that placed it (games/seeks.py).
+        await db(seeks.seek_cancel)(user=self.user, channel=self.channel_name)
 
     async def _send_tables(self):
         tables = await db(selectors.tables_open)(self.user)
@@ -336,7 +347,9 @@ class LobbyConsumer(_RenewingConsumer):
             content = json.loads(text_data or "")
         except ValueError:
             content = None
-        request = content.get("type") if isinstance(content, dict) else None
+        await self._request(content.get("type") if isinstance(content, dict) else None, content)
+
+    async def _request(self, request, content) -> None:
         if request in ("seek", "seek_cancel"):
             await self._seek(request, content)
         else:

@@ -1,11 +1,11 @@
 // The lobby's open tables, kept up to date over /ws/lobby/ (docs/PROTOCOL.md).
 
+import { postButton } from "../live/alerts.js";
 import { liveSocket } from "../live/socket.js";
 import { quickPairing } from "./quick_pairing.js";
 
 const body = document.getElementById("tables");
 const empty = document.getElementById("no-tables");
-const csrf = document.querySelector("input[name=csrfmiddlewaretoken]")?.value ?? "";
 
 function cell(...children) {
   const td = document.createElement("td");
@@ -41,22 +41,6 @@ function seatsCell(seats) {
     }
   });
   return td;
-}
-
-function postButton(action, label, primary) {
-  const form = document.createElement("form");
-  form.method = "post";
-  form.action = action;
-  const token = document.createElement("input");
-  token.type = "hidden";
-  token.name = "csrfmiddlewaretoken";
-  token.value = csrf;
-  const button = document.createElement("button");
-  button.className = `button button-small${primary ? " button-primary" : ""}`;
-  button.type = "submit";
-  button.textContent = label;
-  form.append(token, button);
-  return form;
 }
 
 function actionCell(table) {

@@ -137,7 +137,8 @@ function noteBox() {
   return notes;
 }
 
-function postButton(action, label, primary) {
+// A button posting a form (with the page's CSRF token): the lobby's Join/Accept/Decline too.
+export function postButton(action, label, primary) {
   const form = document.createElement("form");
   form.method = "post";
   form.action = action;
