@@ -12,7 +12,7 @@ import pytest
 from accounts.models import Preferences
 from games import selectors, services
 from games.models import Game
-from tests.games.conftest import first_legal
+from tests.games.conftest import challenge, first_legal
 from tests.support.browser import signed_in
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser, pytest.mark.slow]
@@ -120,15 +120,7 @@ def test_a_challenge_reaches_a_player_on_any_page_and_starts_the_game(
     ann_page.goto(f"{asgi_server}/puzzles/")
     bob_page.wait_for_function("document.body.dataset.sound === '0'")
 
-    game = services.challenge_create(
-        user=ann,
-        opponent_username=bob.username,
-        kind="topiary",
-        rated=False,
-        clock_initial=300,
-        clock_increment=3,
-        correspondence_days=None,
-    )
+    game = challenge(ann, bob, rated=False)
     note = bob_page.locator(f'.alert-note[data-note="challenge-{game.pk}"]')
     note.wait_for()
     assert f"{ann.username} challenges you" in note.text_content()

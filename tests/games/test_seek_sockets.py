@@ -9,8 +9,8 @@ from channels.db import database_sync_to_async
 
 from games import services
 from games.models import Game, Seek
-from tests.games.conftest import first_legal, live_game
-from tests.games.sockets import TILE, Socket, in_own_loop
+from tests.games.conftest import challenge, first_legal, live_game
+from tests.games.sockets import TILE, Socket, closed_at_once, in_own_loop
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]
 
@@ -93,18 +93,10 @@ async def test_a_challenge_reaches_the_invited_player_only(ann_bob, make_player)
     bob_me, cat_me = [await Socket.open("/ws/me/", user) for user in (bob, cat)]
     assert (await bob_me.next()) == {"type": "challenges", "challenges": []}
     await cat_me.next()
-    game = await database_sync_to_async(services.challenge_create)(
-        user=ann,
-        opponent_username=bob.username,
-        kind="topiary",
-        rated=True,
-        clock_initial=300,
-        clock_increment=3,
-        correspondence_days=None,
-    )
-    challenge = await bob_me.until(lambda f: f["type"] == "challenge")
-    assert challenge["from"] == ann.username and challenge["game"] == game.pk
-    assert challenge["time_control"] == "5+3" and challenge["url"] == f"/game/{game.pk}/"
+    game = await database_sync_to_async(challenge)(ann, bob)
+    sent = await bob_me.until(lambda f: f["type"] == "challenge")
+    assert sent["from"] == ann.username and sent["game"] == game.pk
+    assert sent["time_control"] == "5+3" and sent["url"] == f"/game/{game.pk}/"
     # A page opened later is sent the challenges still waiting.
     later = await Socket.open("/ws/me/", bob)
     assert [c["game"] for c in (await later.next())["challenges"]] == [game.pk]
@@ -140,14 +132,4 @@ async def test_a_correspondence_opponents_move_reaches_the_player_to_move(ann_bo
 
 @in_own_loop
 async def test_a_visitor_has_no_player_socket(ann_bob):
-    from channels.testing import WebsocketCommunicator
-
-    from topiary_site.asgi import application
-
-    comm = WebsocketCommunicator(
-        application, "/ws/me/", headers=[(b"origin", b"http://testserver")]
-    )
-    connected, _ = await comm.connect(timeout=10)
-    assert connected
-    assert await comm.receive_output(timeout=10) == {"type": "websocket.close", "code": 4404}
-    await comm.disconnect(timeout=10)
+    assert await closed_at_once("/ws/me/") == 4404

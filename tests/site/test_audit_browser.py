@@ -29,6 +29,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import Game
+from tests.games.conftest import challenge
 from tests.ratings.played import make_user, play_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -189,15 +190,7 @@ def _site_data() -> dict:
         clock_increment=None,
         correspondence_days=3,
     )
-    games.challenge_create(
-        user=cat,
-        opponent_username=dan.username,
-        kind="wizards_garden",
-        rated=True,
-        clock_initial=300,
-        clock_increment=3,
-        correspondence_days=None,
-    )
+    challenge(cat, dan, kind="wizards_garden")
     movers = {
         name: game.seats.get(index=game.engine_state().to_move).user for name, game in live.items()
     }
