@@ -77,7 +77,8 @@ export function chime() {
 function notify(title, body, url, tag) {
   if (!("Notification" in window) || Notification.permission !== "granted" || inFront()) return;
   try {
-    const note = new Notification(title, { body, tag, icon: "/static/img/logo.svg" });
+    const icon = document.querySelector("link[rel=icon]")?.href;
+    const note = new Notification(title, { body, tag, icon });
     note.addEventListener("click", () => {
       window.focus();
       if (url && location.pathname !== url) location.assign(url);

@@ -133,3 +133,19 @@ async def test_a_correspondence_opponents_move_reaches_the_player_to_move(ann_bo
 @in_own_loop
 async def test_a_visitor_has_no_player_socket(ann_bob):
     assert await closed_at_once("/ws/me/") == 4404
+
+
+@in_own_loop
+async def test_a_game_made_for_the_players_tells_each_of_them(ann_bob):
+    """How tournaments (and quick pairing) start games: ``game_create`` with the players."""
+    ann, bob = ann_bob
+    ann_me, bob_me = [await Socket.open("/ws/me/", user) for user in (ann, bob)]
+    for socket in (ann_me, bob_me):
+        await socket.next()
+    game = await database_sync_to_async(live_game)([ann, bob])
+    for socket, opponent in ((ann_me, bob), (bob_me, ann)):
+        started = await socket.until(lambda f: f["type"] == "game_started")
+        assert started["game"] == game.pk and started["opponents"] == [opponent.username]
+        assert started["live"] and started["time_control"] == "5+3"
+    for socket in (ann_me, bob_me):
+        await socket.close()
