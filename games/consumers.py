@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import logging
 import time
 from collections import Counter, deque
@@ -18,7 +19,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
-from games import live, selectors, services
+from games import live, seek_selectors, seeks, selectors, services
 from games.actions import SOCKET_ACTIONS, action_run
 from games.models import Game
 from topiary_site import metrics
@@ -261,7 +262,14 @@ class GameConsumer(_RenewingConsumer):
 
 
 class LobbyConsumer(_RenewingConsumer):
-    """``/ws/lobby/``: the open tables this user may see, sent again whenever they change."""
+    """``/ws/lobby/``: the open tables this user may see, sent again whenever they change,
+    and the seeks of quick pairing (docs/PROTOCOL.md, "Seeks")."""
+
+    #: The metrics label of this kind of socket.
+    label = "lobby"
+
+    def group_for(self) -> str:
+        return live.LOBBY_GROUP
 
     async def connect(self):
         self.user = self.scope.get("user")
@@ -270,24 +278,62 @@ class LobbyConsumer(_RenewingConsumer):
             await self.accept()
             await _refuse_and_close(self, None, "too_many_sockets", "too many open sockets")
             return
-        await self.channel_layer.group_add(live.LOBBY_GROUP, self.channel_name)
-        self.membership = asyncio.create_task(_membership_renew(self, live.LOBBY_GROUP))
+        self.group = self.group_for()
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.membership = asyncio.create_task(_membership_renew(self, self.group))
         await self.accept()
-        metrics.OPEN_SOCKETS.labels("lobby").inc()
+        metrics.OPEN_SOCKETS.labels(self.label).inc()
         await self._send_tables()
 
     async def disconnect(self, code):
         _socket_release(self)
         if hasattr(self, "membership"):
-            metrics.OPEN_SOCKETS.labels("lobby").dec()
-            await _membership_end(self, live.LOBBY_GROUP)
+            metrics.OPEN_SOCKETS.labels(self.label).dec()
+            await _membership_end(self, self.group)
+            await self._closed()
+
+    async def _closed(self):
+        # A seek lives as long as the page that placed it (games/seeks.py).
+        await db(seeks.seek_cancel)(user=self.user, channel=self.channel_name)
 
     async def _send_tables(self):
         tables = await db(selectors.tables_open)(self.user)
         await self.send_json({"type": "tables", "tables": tables})
+        await self.send_json(await db(seek_selectors.seeks_open)(self.user, self.channel_name))
 
     async def lobby_changed(self, event):
         await self._send_tables()
+
+    async def frame(self, event):
+        await self.send_json(event["frame"])
+
+    async def _seek(self, request: str, content: dict) -> None:
+        """Place or withdraw this page's seek; a refusal is answered, success is seen in
+        the ``seeks`` frame every lobby socket gets (or a ``paired`` frame)."""
+        try:
+            if request == "seek":
+                await db(seeks.seek_place)(
+                    user=self.user,
+                    kind=content.get("kind"),
+                    players=content.get("players"),
+                    time_control=content.get("time_control"),
+                    rated=content.get("rated", True),
+                    rating_range=content.get("range"),
+                    bots_after=content.get("bots_after"),
+                    channel=self.channel_name,
+                )
+            else:
+                await db(seeks.seek_cancel)(user=self.user, channel=self.channel_name)
+        except services.Refused as refusal:
+            await self.send_json(
+                {
+                    "type": "refused",
+                    "ply": None,
+                    "request": request,
+                    "code": refusal.code,
+                    "reason": refusal.reason,
+                }
+            )
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         if getattr(self, "closing", False):
@@ -297,4 +343,14 @@ class LobbyConsumer(_RenewingConsumer):
                 self, None, "rate_limited", "too many messages: slow down and reconnect"
             )
             return
-        await self._send_tables()
+        try:
+            content = json.loads(text_data or "")
+        except ValueError:
+            content = None
+        await self._request(content.get("type") if isinstance(content, dict) else None, content)
+
+    async def _request(self, request, content) -> None:
+        if request in ("seek", "seek_cancel"):
+            await self._seek(request, content)
+        else:
+            await self._send_tables()

@@ -34,6 +34,11 @@ def everyone_groups(game_id: int, seat_count: int) -> list[str]:
     return [seat_group(game_id, seat) for seat in range(seat_count)] + [watchers_group(game_id)]
 
 
+def user_group(user_id: int) -> str:
+    """The group of a signed-in player's own sockets (``/ws/me/``): events for them alone."""
+    return f"user-{user_id}"
+
+
 def tournament_group(tournament_id: int) -> str:
     """The group of a tournament's live page."""
     return f"tournament-{tournament_id}"
@@ -71,6 +76,23 @@ def push_frames(frames: list[tuple[str, dict]]) -> None:
 def send_each(groups: list[str], frame: dict) -> None:
     """Send ``frame`` to every socket of each of ``groups``."""
     push_frames([(group, frame) for group in groups])
+
+
+def send_channels(channels: list[str], frame: dict) -> None:
+    """Send ``frame`` to each of ``channels`` (single sockets, e.g. the lobby socket of a
+    seek); a failure is logged, never raised."""
+
+    async def send_all() -> None:
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        for channel in channels:
+            await layer.send(channel, {"type": "frame", "frame": frame})
+
+    try:
+        async_to_sync(send_all)()
+    except Exception as error:
+        log.warning("send to %d sockets failed: %r", len(channels), error)
 
 
 def lobby_changed() -> None:

@@ -302,3 +302,67 @@ class Seat(models.Model):
         """True when the player has been gone long enough for an opponent to claim the win."""
         since = self.gone_since(game)
         return since is not None and since <= (now or timezone.now()) - GONE_CLAIM_AFTER
+
+
+class SeekPool(models.Model):
+    """One row per quick-pairing cell (game, players, time control, rated): its lock.
+
+    Every seek placed, cancelled or topped up in a cell locks this row first
+    (``select_for_update``), so pairing in a cell has one writer at a time: two
+    players seeking at once never make two games or are paired twice.
+    """
+
+    cell = models.CharField(max_length=60, unique=True)
+
+    def __str__(self) -> str:
+        return self.cell
+
+
+class Seek(models.Model):
+    """A player waiting to be paired in one quick-pairing cell (games/seeks.py).
+
+    At most one per player; it belongs to the lobby socket that placed it (``channel``)
+    and is cancelled when that socket closes. ``rating`` is the player's rating of the
+    game when seeking; ``rating_min``/``rating_max`` (None: any) bound the opponents' ones.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seek"
+    )
+    cell = models.CharField(max_length=60)
+    kind = models.CharField(max_length=20, choices=GameKind.choices)
+    players = models.PositiveSmallIntegerField()
+    time_control = models.CharField(max_length=8, choices=TimeControl.choices)
+    rated = models.BooleanField(default=True)
+    rating = models.FloatField()
+    rating_min = models.FloatField(null=True, blank=True)
+    rating_max = models.FloatField(null=True, blank=True)
+    # 3-4 players: seconds after which bots fill the free seats (None: wait for people).
+    bots_after = models.PositiveIntegerField(null=True, blank=True)
+    channel = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["cell", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} seeks {self.cell}"
+
+    @property
+    def is_live(self) -> bool:
+        """True for a clocked cell (a live game), False for days per move."""
+        return TimeControl(self.time_control).fields()["clock_initial"] is not None
+
+    def accepts(self, rating: float) -> bool:
+        """True when an opponent rated ``rating`` is within this seek's range."""
+        return (self.rating_min is None or rating >= self.rating_min) and (
+            self.rating_max is None or rating <= self.rating_max
+        )
+
+    def suits(self, other: "Seek") -> bool:
+        """True when two seekers may meet: two players, each within the other's range."""
+        return (
+            self.user_id != other.user_id
+            and self.accepts(other.rating)
+            and other.accepts(self.rating)
+        )

@@ -7,4 +7,10 @@ BEAT_SCHEDULE = {
         "schedule": 5.0,
         "options": {"expires": 5.0},
     },
+    "games-seeks": {
+        "task": "games.tasks.seeks_top_up",
+        # Bots join a quick-pairing table within 5 s of the wait its player chose.
+        "schedule": 5.0,
+        "options": {"expires": 5.0},
+    },
 }

@@ -7,10 +7,14 @@ here: one viewer's frame from ``(game, seats, viewer)``.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db.models import Prefetch, Q
 from django.urls import reverse
+from django.utils import timezone
 
 from games.frames import game_payload as game_payload
+from games.hooks import ratings_for
 from games.models import Game, Seat
 
 
@@ -34,7 +38,7 @@ def game_state_for(game_id: int, user) -> dict:
     return game_payload(game, seats, seat.index if seat else None)
 
 
-def _table_json(game: Game, user) -> dict:
+def _table_json(game: Game, user, ratings: dict) -> dict:
     seats = list(game.seats.all())
     return {
         "id": game.pk,
@@ -45,6 +49,7 @@ def _table_json(game: Game, user) -> dict:
             {
                 "username": seat.user.username if seat.user else None,
                 "bot": bool(seat.user and seat.user.is_bot),
+                "rating": ratings.get((game.kind, seat.user_id)),
             }
             for seat in seats
         ],
@@ -71,7 +76,73 @@ def tables_open(user) -> list[dict]:
         )
         .order_by("-created_at")[:100]
     )
-    return [_table_json(game, user) for game in games]
+    games = list(games)
+    ratings = {}
+    for kind in {game.kind for game in games}:
+        ids = [
+            s.user_id for game in games if game.kind == kind for s in game.seats.all() if s.user_id
+        ]
+        for user_id, (_, shown) in ratings_for(user_ids=ids, kind=kind).items():
+            ratings[(kind, user_id)] = shown
+    return [_table_json(game, user, ratings) for game in games]
+
+
+def game_brief(game: Game) -> dict:
+    """What an alert says about a game: public facts only (no position, no hand)."""
+    return {
+        "game": game.pk,
+        "title": f"{game.title} #{game.pk}",
+        "time_control": game.time_control,
+        "rated": game.rated,
+        "live": game.is_live,
+        "url": reverse("games:game", args=[game.pk]),
+    }
+
+
+def challenge_json(game: Game) -> dict:
+    """A challenge as the invited player's socket sends it."""
+    challenger = game.created_by.username if game.created_by else None
+    return {"type": "challenge", "from": challenger, **game_brief(game)}
+
+
+def challenges_to(user) -> list[dict]:
+    """The challenges waiting for ``user``'s answer, oldest first (the player's socket)."""
+    games = (
+        Game.objects.filter(invited=user, status=Game.Status.OPEN)
+        .select_related("created_by")
+        .order_by("created_at")[:20]
+    )
+    return [challenge_json(game) for game in games]
+
+
+def correspondence_of(user, limit: int = 20) -> list[dict]:
+    """``user``'s running days-per-move games: whose turn it is and when their time runs
+    out, the games waiting for ``user``'s move first (soonest deadline first)."""
+    games = (
+        Game.objects.filter(
+            seats__user=user, status=Game.Status.ACTIVE, correspondence_days__isnull=False
+        )
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
+        )
+        .distinct()[:limit]
+    )
+    listed = []
+    for game in games:
+        seats = list(game.seats.all())
+        mover = seats[game.engine_state().to_move]
+        listed.append(
+            {
+                **game_brief(game),
+                "opponents": [seat.user for seat in seats if seat.user_id != user.pk],
+                "to_move": mover.user,
+                "your_turn": mover.user_id == user.pk,
+                "deadline": game.deadline,
+            }
+        )
+    far = timezone.now() + timedelta(days=365)
+    listed.sort(key=lambda entry: (not entry["your_turn"], entry["deadline"] or far))
+    return listed
 
 
 def games_live(limit: int = 20) -> list[Game]:

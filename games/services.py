@@ -27,7 +27,7 @@ from django.utils import timezone
 from accounts.services import bot_ensure
 from engine.errors import EngineError
 from engine.games import game_definition
-from games import frames, live
+from games import frames, live, user_events
 from games.models import Game, Seat
 from games.signals import game_finished, game_scored
 from games.thinking import bot_choose
@@ -226,6 +226,7 @@ def table_create(
             Seat(game=game, index=i, user=user if i == 0 else None) for i in range(game.seat_count)
         )
         _after_commit_lobby()
+        user_events.challenge_sent(game)
     return game
 
 
@@ -419,6 +420,7 @@ def _game_start(game: Game, seats: list[Seat], first_player: int | None = None) 
     game.save()
     _after_commit_game(game)
     _after_commit_lobby()
+    user_events.game_started(game, seats)
 
 
 def table_join(*, game_id: int, user) -> Game:
@@ -483,6 +485,7 @@ def table_leave(*, game_id: int, user) -> Game | None:
             seat.save(update_fields=["user"])
         humans = [seat for seat in seats if seat.user is not None and not seat.user.moved_by_site]
         if not humans or game.invited_id == user.pk:
+            user_events.challenge_gone(game.pk, game.invited_id)
             game.delete()
         else:
             _after_commit_game(game)
@@ -509,6 +512,8 @@ def _turn_begin(game: Game, seats: list[Seat], state, now) -> None:
         game.deadline = now + timedelta(days=game.correspondence_days)
     if game.bot_to_move:
         _queue_bot(game)
+    else:
+        user_events.turn_came(game, mover)
 
 
 def _out_of_time(game: Game, seats: list[Seat], state, now) -> Seat | None:

@@ -6,7 +6,7 @@ database. Every task is safe to run twice.
 
 from celery import shared_task
 
-from games import services
+from games import seeks, services
 from topiary_site.celery import DURABLE
 from topiary_site.logs import about_game
 
@@ -40,3 +40,9 @@ def game_score(game_id: int) -> None:
 def games_sweep() -> dict:
     """The periodic job: flag clocks that ran out, queue again bot turns that hang."""
     return services.games_sweep()
+
+
+@shared_task(acks_late=True)
+def seeks_top_up() -> dict:
+    """The periodic job: bots fill quick-pairing tables whose chosen wait is over."""
+    return seeks.seeks_top_up()

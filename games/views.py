@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import selectors, services
+from games import seek_selectors, selectors, services
 from games.actions import ACTIONS, action_run, refusal_frame
 from games.forms import BotGameForm, ChallengeForm, TableForm
 from games.models import Game
@@ -26,6 +26,8 @@ def _lobby(request: HttpRequest, status: int = 200, **forms) -> HttpResponse:
         "bot_form": forms.get("bot_form") or BotGameForm(),
         "tables": selectors.tables_open(request.user),
         "live_games": selectors.games_live(),
+        "quick_grid": seek_selectors.quick_grid(),
+        "seek_choices": seek_selectors.seek_choices(),
         "my_games": selectors.games_of(request.user) if request.user.is_authenticated else [],
     }
     return render(request, "games/lobby.html", context, status=status)

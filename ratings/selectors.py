@@ -35,6 +35,17 @@ def rating_values(*, user_ids, kind: str) -> dict[int, float]:
     return {user_id: stored.get(user_id, elo.INITIAL_RATING) for user_id in user_ids}
 
 
+def rating_shown(*, user_ids, kind: str) -> dict[int, tuple[float, str]]:
+    """Each user's rating of ``kind`` as (value, as shown: "1500?" while provisional),
+    for the lobby's seeks and tables (registered with ``games.hooks.rating_source``)."""
+    stored = {r.user_id: r for r in Rating.objects.filter(kind=kind, user_id__in=list(user_ids))}
+    shown = {}
+    for user_id in user_ids:
+        rating = stored.get(user_id) or Rating(kind=kind)
+        shown[user_id] = (rating.value, rating.display)
+    return shown
+
+
 def rating_history(*, user, kind: str) -> list[RatingChange]:
     """Every change of ``user``'s rating of ``kind``, oldest first."""
     return list(RatingChange.objects.filter(user=user, kind=kind).order_by("created", "id"))

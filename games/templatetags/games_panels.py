@@ -24,6 +24,9 @@ def games_home_panel(context):
         "user": user,
         "tables": selectors.tables_open(user)[:5],
         "live_count": Game.objects.filter(status=Game.Status.ACTIVE).count(),
+        "correspondence": selectors.correspondence_of(user)
+        if user is not None and user.is_authenticated
+        else [],
     }
 
 

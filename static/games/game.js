@@ -5,6 +5,7 @@
 import { activate, seatSwatch } from "../board/common.js";
 import * as topiary from "../board/topiary.js";
 import { drawBoard as drawWizardsBoard } from "../board/wizards_garden.js";
+import { gameFrameSeen } from "../live/alerts.js";
 import { compareFrames as compare, liveSocket } from "../live/socket.js";
 
 const root = document.getElementById("game");
@@ -587,6 +588,7 @@ function accept(next) {
   const wasOpen = frame.status === "open";
   const turnChanged = compare(next, frame) !== 0 || next.status !== frame.status;
   frame = next;
+  gameFrameSeen(frame);
   receivedAt = performance.now();
   for (const seat of frame.seats) {
     if (seat.away_ms !== null && !seat.online) awayFrom[seat.index] = receivedAt - seat.away_ms;

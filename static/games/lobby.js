@@ -1,10 +1,11 @@
 // The lobby's open tables, kept up to date over /ws/lobby/ (docs/PROTOCOL.md).
 
+import { postButton } from "../live/alerts.js";
 import { liveSocket } from "../live/socket.js";
+import { quickPairing } from "./quick_pairing.js";
 
 const body = document.getElementById("tables");
 const empty = document.getElementById("no-tables");
-const csrf = document.querySelector("input[name=csrfmiddlewaretoken]")?.value ?? "";
 
 function cell(...children) {
   const td = document.createElement("td");
@@ -25,6 +26,12 @@ function seatsCell(seats) {
     if (i) td.append(", ");
     if (seat.username) {
       td.append(seat.username);
+      if (seat.rating) {
+        const rating = document.createElement("span");
+        rating.className = "rating";
+        rating.textContent = `(${seat.rating})`;
+        td.append(" ", rating);
+      }
       if (seat.bot) td.append(" ", badge("BOT", "badge-bot"));
     } else {
       const free = document.createElement("span");
@@ -34,22 +41,6 @@ function seatsCell(seats) {
     }
   });
   return td;
-}
-
-function postButton(action, label, primary) {
-  const form = document.createElement("form");
-  form.method = "post";
-  form.action = action;
-  const token = document.createElement("input");
-  token.type = "hidden";
-  token.name = "csrfmiddlewaretoken";
-  token.value = csrf;
-  const button = document.createElement("button");
-  button.className = `button button-small${primary ? " button-primary" : ""}`;
-  button.type = "submit";
-  button.textContent = label;
-  form.append(token, button);
-  return form;
 }
 
 function actionCell(table) {
@@ -89,9 +80,17 @@ function show(tables) {
   empty.hidden = tables.length > 0;
 }
 
-liveSocket("/ws/lobby/", {
+let socket = null;
+const quick = quickPairing((message) => socket?.send(message));
+
+socket = liveSocket("/ws/lobby/", {
   onMessage(frame) {
     if (frame.type === "tables") show(frame.tables);
+    else if (frame.type === "seeks") quick.seeks(frame);
+    else if (frame.type === "paired") quick.paired(frame);
+    else if (frame.type === "refused") quick.refused(frame);
   },
-  // The lobby sends the list again on connecting: a reconnect catches up by itself.
+  // The lobby sends the lists again on connecting: a reconnect catches up by itself,
+  // and a page that was seeking seeks again (the server cancelled it with the socket).
+  hello: quick.hello,
 });

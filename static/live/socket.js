@@ -38,11 +38,13 @@ function statusBox() {
 //   heartbeat         ms between pings, or 0 for none; a socket that hears nothing for two
 //                     heartbeats is taken for dead and reopened
 //   goneText          what to show when the server says there is nothing there (4404)
+//   quiet             true for a socket in the background of every page (the player's own,
+//                     static/live/alerts.js): it shows no state and leaves the page's alone
 // Returns {send(message) -> true if sent, connected() -> bool, close()}.
 export function liveSocket(path, options = {}) {
   const { onMessage = () => {}, hello = null, onOpen = () => {}, heartbeat = 0,
-    goneText = "This page no longer exists on the server." } = options;
-  const box = statusBox();
+    goneText = "This page no longer exists on the server.", quiet = false } = options;
+  const box = quiet ? null : statusBox();
   let socket = null;
   let delay = FIRST_DELAY;
   let heardAt = 0;
@@ -50,6 +52,7 @@ export function liveSocket(path, options = {}) {
   let retryTimer = null;
 
   function show(state, text) {
+    if (!box) return;
     box.dataset.state = state;
     box.textContent = text;
     box.hidden = state === "open" || state === "connecting";
@@ -60,7 +63,7 @@ export function liveSocket(path, options = {}) {
     retryTimer = null;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${location.host}${path}`);
-    if (!box.dataset.state) show("connecting", "");
+    if (!box?.dataset.state) show("connecting", "");
     socket.addEventListener("open", () => {
       delay = FIRST_DELAY;
       heardAt = performance.now();

@@ -42,6 +42,20 @@ def live_game(players, kind="topiary", **extra) -> Game:
     return services.game_create(**params)
 
 
+def challenge(challenger, opponent, kind="topiary", **extra) -> Game:
+    """A 5+3 challenge from ``challenger`` to ``opponent`` (rated unless told otherwise)."""
+    params = {
+        "rated": True,
+        "clock_initial": 300,
+        "clock_increment": 3,
+        "correspondence_days": None,
+    }
+    params.update(extra)
+    return services.challenge_create(
+        user=challenger, opponent_username=opponent.username, kind=kind, **params
+    )
+
+
 def mover(game: Game, players) -> User:
     """The player whose turn it is, as the public view says."""
     frame = selectors.game_state_for(game.pk, None)

@@ -92,6 +92,20 @@ class Socket:
         await self.comm.disconnect(timeout=10)
 
 
+async def closed_at_once(path: str) -> int:
+    """The close code of a socket to ``path`` opened without a session: accepted, then
+    closed (a close before the handshake would reach the client as HTTP 403)."""
+    from topiary_site.asgi import application
+
+    comm = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://testserver")])
+    connected, _ = await comm.connect(timeout=10)
+    assert connected
+    output = await comm.receive_output(timeout=10)
+    await comm.disconnect(timeout=10)
+    assert output["type"] == "websocket.close"
+    return output["code"]
+
+
 def latest_state(frames: list[dict]) -> dict:
     """The last game snapshot among ``frames``."""
     return [frame for frame in frames if frame["type"] in ("state", "move")][-1]

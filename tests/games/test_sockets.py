@@ -278,6 +278,7 @@ async def test_the_lobby_socket_sends_the_tables_again_when_one_opens(make_playe
     )
     assert (await lobby.connect(timeout=10))[0]
     assert await lobby.receive_json_from(timeout=20) == {"type": "tables", "tables": []}
+    assert (await lobby.receive_json_from(timeout=20))["type"] == "seeks"  # quick pairing
     table = await database_sync_to_async(services.table_create)(
         user=ann,
         kind="topiary",

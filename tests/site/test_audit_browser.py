@@ -29,6 +29,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import Game
+from tests.games.conftest import challenge
 from tests.ratings.played import make_user, play_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -187,6 +188,18 @@ def _site_data() -> dict:
         max_players=8,
     )
     tournaments.tournament_join(tournament_id=event.pk, user=bob)
+    # The home page lists ann's days-per-move games; dan has a challenge waiting (a note
+    # in the corner of every page he opens).
+    games.game_create(
+        kind="topiary",
+        players=[ann, bob],
+        options={},
+        rated=False,
+        clock_initial=None,
+        clock_increment=None,
+        correspondence_days=3,
+    )
+    challenge(cat, dan, kind="wizards_garden")
     movers = {
         name: game.seats.get(index=game.engine_state().to_move).user for name, game in live.items()
     }
@@ -230,6 +243,8 @@ def pages_to_visit(data: dict) -> list[tuple[str, str | None, str]]:
         ("register", None, "/accounts/register/"),
         ("home", "ann", "/"),
         ("lobby", "ann", "/play/"),
+        ("lobby-signed-out", None, "/play/"),
+        ("home-challenged", "dan", "/"),
         ("lobby-after-get-of-form-address", "ann", "/play/new/"),
         ("open-table", "ann", f"/game/{data['table']}/"),
         ("game-over", "ann", f"/game/{finished}/"),
@@ -293,6 +308,8 @@ def test_every_page_fits_every_screen(browser, asgi_server, tmp_path_factory):
                     page.wait_for_selector("#board > *", state="attached")
                 if name == "puzzle":
                     page.wait_for_selector("#puzzle-board > *", state="attached")
+                if name == "home-challenged":
+                    page.wait_for_selector(".alert-note")
                 page.wait_for_timeout(150)
                 page.screenshot(path=str(shots / f"{size}-{name}.png"), full_page=True)
                 # The puzzle's free positions: see test_the_puzzles_free_positions_fit_a_finger.

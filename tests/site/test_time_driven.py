@@ -208,3 +208,47 @@ def test_tournaments_start_clocks_fall_and_puzzles_appear_without_anyone_asking(
     assert "Winner:" in page
     for bot in ("RandomBot", "GreedyBot", "StrongBot"):
         assert f'data-player="{bot}"' in page
+
+
+def test_bots_fill_a_quick_pairing_table_after_the_chosen_wait(site):
+    """Quick pairing's periodic job (``games-seeks``): alice and bob seek a 4-player
+    Topiary over the lobby socket, accepting bots after 10 s; the job seats them with two
+    bots and both sockets are sent to the game (docs/PROTOCOL.md, "Seeks")."""
+    players = [signed_in(site, name) for name in ("alice", "bob")]
+    ws_url = site.replace("http://", "ws://") + "/ws/lobby/"
+    seek = {
+        "type": "seek",
+        "kind": "topiary",
+        "players": 4,
+        "time_control": "1d",
+        "rated": False,
+        "range": None,
+        "bots_after": 10,
+    }
+    sockets = [
+        connect(
+            ws_url,
+            origin=site,
+            additional_headers={"Cookie": f"sessionid={player.cookie('sessionid')}"},
+        )
+        for player in players
+    ]
+    try:
+        for socket in sockets:
+            socket.send(json.dumps(seek))
+        paired = []
+        for socket in sockets:
+            deadline = time.monotonic() + PATIENCE
+            while time.monotonic() < deadline:
+                frame = json.loads(socket.recv(timeout=PATIENCE))
+                assert frame["type"] != "refused", frame
+                if frame["type"] == "paired":
+                    paired.append(frame["game"])
+                    break
+        assert len(paired) == 2 and paired[0] == paired[1], paired
+    finally:
+        for socket in sockets:
+            socket.close()
+    seats = game_state(players[0], paired[0])["seats"]
+    assert sorted(seat["username"] for seat in seats if not seat["bot"]) == ["alice", "bob"]
+    assert sum(seat["bot"] for seat in seats) == 2

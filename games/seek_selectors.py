@@ -1,0 +1,95 @@
+"""Reads for quick pairing (the lobby's grid): the cells offered and who is seeking."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from engine.games import all_games
+from games.hooks import ratings_for
+from games.models import Seek, TimeControl
+from games.seeks import BOT_WAITS, RATING_RANGES, cell_key
+
+
+def _cell_words(control: TimeControl) -> dict:
+    """What a cell says: ``3+2`` over ``Blitz``, or ``1 day`` over ``per move``."""
+    fields = control.fields()
+    if fields["correspondence_days"] is not None:
+        days = fields["correspondence_days"]
+        return {"label": f"{days} day{'s' if days != 1 else ''}", "speed": "per move"}
+    return {"label": control.value, "speed": control.name.title()}
+
+
+def quick_grid() -> list[dict]:
+    """One row per game and number of players, one cell per time control (the grid's
+    markup; rated or casual is the grid's switch, so a cell names both keys)."""
+    rows = []
+    for game in all_games():
+        for players in game.seat_choices:
+            cells = [
+                {
+                    "time_control": control.value,
+                    **_cell_words(control),
+                    "rated": cell_key(game.name, players, control.value, True),
+                    "casual": cell_key(game.name, players, control.value, False),
+                }
+                for control in TimeControl
+            ]
+            rows.append(
+                {"kind": game.name, "title": game.title, "players": players, "cells": cells}
+            )
+    return rows
+
+
+def seek_choices() -> dict:
+    """The rating ranges and bot waits a seek may choose (the grid's two selects)."""
+    return {"ranges": RATING_RANGES, "bot_waits": BOT_WAITS}
+
+
+def _range(seek: Seek) -> int | None:
+    return None if seek.rating_max is None else round(seek.rating_max - seek.rating)
+
+
+def seeks_open(user, channel: str | None = None) -> dict:
+    """The ``seeks`` frame of the lobby socket: every waiting seek with its player's rating,
+    how many wait in each cell, and the viewer's own (``mine``, only on the socket that
+    placed it)."""
+    seeks = list(Seek.objects.select_related("user").order_by("created_at", "pk")[:200])
+    shown: dict[int, str] = {}
+    for kind in {seek.kind for seek in seeks}:
+        ids = [seek.user_id for seek in seeks if seek.kind == kind]
+        shown.update({uid: text for uid, (_, text) in ratings_for(user_ids=ids, kind=kind).items()})
+    waiting: dict[str, int] = {}
+    for seek in seeks:
+        waiting[seek.cell] = waiting.get(seek.cell, 0) + 1
+    user_id = getattr(user, "pk", None) if user is not None and user.is_authenticated else None
+    mine = next((seek for seek in seeks if seek.user_id == user_id), None)
+    if mine is not None and channel is not None and mine.channel != channel:
+        mine = None
+    return {
+        "type": "seeks",
+        "waiting": waiting,
+        "seeks": [
+            {
+                "cell": seek.cell,
+                "username": seek.user.username,
+                "rating": shown.get(seek.user_id),
+                "kind": seek.kind,
+                "kind_name": seek.get_kind_display(),
+                "players": seek.players,
+                "time_control": seek.time_control,
+                "rated": seek.rated,
+                "range": _range(seek),
+                "yours": seek.user_id == user_id,
+                "profile": reverse("accounts:profile", args=[seek.user.username]),
+            }
+            for seek in seeks
+        ],
+        "mine": None
+        if mine is None
+        else {
+            "cell": mine.cell,
+            "range": _range(mine),
+            "bots_after": mine.bots_after,
+            "since": int(mine.created_at.timestamp() * 1000),
+        },
+    }

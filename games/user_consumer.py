@@ -1,0 +1,40 @@
+"""``/ws/me/``: a signed-in player's own events on every page (docs/PROTOCOL.md, "The
+player's socket"): challenges, games starting, correspondence turns. Thin: it joins the
+player's group and forwards what ``games.user_events`` sends there."""
+
+from __future__ import annotations
+
+from games import live, selectors
+from games.consumers import CLOSE_NO_GAME, LobbyConsumer, db
+
+
+class UserConsumer(LobbyConsumer):
+    """The player's socket: the lobby socket's plumbing (limits, renewal), another group.
+
+    On connect, and answering any message (a hello after reconnecting), it sends the
+    challenges waiting for the player; then their events as they happen.
+    """
+
+    label = "me"
+
+    def group_for(self) -> str:
+        return live.user_group(self.user.pk)
+
+    async def connect(self):
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            # Nobody to send events to: the client stops on this code (as for a missing game).
+            await self.accept()
+            await self.close(code=CLOSE_NO_GAME)
+            return
+        await super().connect()
+
+    async def _send_tables(self):
+        challenges = await db(selectors.challenges_to)(self.user)
+        await self.send_json({"type": "challenges", "challenges": challenges})
+
+    async def _closed(self):
+        """Nothing to withdraw: seeks belong to lobby sockets."""
+
+    async def _request(self, request, content) -> None:
+        await self._send_tables()
