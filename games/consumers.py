@@ -18,6 +18,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
+from chat.sockets import chat_frame, chat_receive, chat_request
 from games import live, selectors, services
 from games.actions import SOCKET_ACTIONS, action_run
 from games.models import Game
@@ -236,6 +237,8 @@ class GameConsumer(_RenewingConsumer):
             refusal = await db(action_run)(self.game_id, self.user, request, content)
             if refusal is not None:
                 await self.send_json(refusal)
+        elif request.startswith("chat_"):
+            await chat_receive(self, content, kind="game", place_id=self.game_id)
         else:
             await self.send_json(_bad_request(request, f"unknown message type {request!r}"))
 
@@ -258,6 +261,8 @@ class GameConsumer(_RenewingConsumer):
             await self._send_snapshot(frame)
         else:
             await self.send_json(frame)
+
+    chat_frame = chat_frame
 
 
 class LobbyConsumer(_RenewingConsumer):
@@ -297,4 +302,10 @@ class LobbyConsumer(_RenewingConsumer):
                 self, None, "rate_limited", "too many messages: slow down and reconnect"
             )
             return
-        await self._send_tables()
+        chat = chat_request(text_data)
+        if chat is not None:
+            await chat_receive(self, chat, kind="lobby")
+        else:
+            await self._send_tables()
+
+    chat_frame = chat_frame
