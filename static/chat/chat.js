@@ -32,7 +32,7 @@ function say(name, text) {
 
 function clock(at) {
   const time = new Date(at);
-  return time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
 }
 
 function messageItem(message) {
@@ -97,7 +97,9 @@ function showHistory(frame) {
   }
   writable = frame.rooms.find((room) => !room.closed) ?? null;
   form.hidden = !writable;
-  part("label").textContent = writable ? `Message to the ${writable.title.toLowerCase()}` : "Message";
+  const to = writable ? `Message to the ${writable.title.toLowerCase()}` : "Message";
+  part("label").textContent = to;
+  input.placeholder = frame.rooms.length > 1 ? `${to}…` : "Say something nice…";
   // Signed out, the page's own "Sign in to chat." link stays; otherwise the server's reason.
   const closed = part("closed");
   if (!writable && !closed.querySelector("a")) closed.textContent = frame.closed || frame.rooms[0]?.closed || "";
