@@ -49,6 +49,9 @@ class Mute(models.Model):
             models.UniqueConstraint(fields=["user", "muted"], name="chat_mute_once"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.user} mutes {self.muted}"
+
 
 class Report(models.Model):
     """A user's report of a message, for the staff (Django admin)."""

@@ -65,7 +65,8 @@ def _clean(text) -> str:
     cap = settings.CHAT_MAX_LENGTH
     if len(text) > cap:
         raise ChatRefused(
-            "too_long", f"Too long: a message is at most {cap} characters (this one has {len(text)})."
+            "too_long",
+            f"Too long: a message is at most {cap} characters (this one has {len(text)}).",
         )
     return text
 
@@ -141,9 +142,7 @@ def chat_mute(*, user, username, muted: bool = True) -> list[str]:
     return muted_names(user)
 
 
-def chat_report(
-    *, user, kind: str, place_id: int | None, message_id, reason: str = ""
-) -> Report:
+def chat_report(*, user, kind: str, place_id: int | None, message_id, reason: str = "") -> Report:
     """Report a message ``user`` can read at this place to the moderators (once each)."""
     if user is None or not user.is_authenticated:
         raise ChatRefused("signed_out", "Sign in to report a message.")

@@ -54,7 +54,10 @@ def _answer(request: str, content: dict, kind: str, place_id, user) -> dict:
         return _history(kind, place_id, user)
     if request == "chat_send":
         services.chat_post(
-            user=user, kind=kind, place_id=place_id, room=content.get("room"),
+            user=user,
+            kind=kind,
+            place_id=place_id,
+            room=content.get("room"),
             text=content.get("text"),
         )
         return {}
@@ -65,7 +68,10 @@ def _answer(request: str, content: dict, kind: str, place_id, user) -> dict:
         return {"type": "chat_muted", "muted": names}
     if request == "chat_report":
         report = services.chat_report(
-            user=user, kind=kind, place_id=place_id, message_id=content.get("id"),
+            user=user,
+            kind=kind,
+            place_id=place_id,
+            message_id=content.get("id"),
             reason=content.get("reason", ""),
         )
         return {"type": "chat_reported", "id": report.message_id}

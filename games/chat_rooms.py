@@ -32,7 +32,10 @@ def game_rooms(game_id, user) -> list[Room]:
     if not over:
         return [players]
     watched = Room(
-        spectators.key, spectators.name, spectators.title, watchers,
+        spectators.key,
+        spectators.name,
+        spectators.title,
+        watchers,
         "Players read the spectators' room once the game is over; they write in their own.",
     )
     return [players, watched]

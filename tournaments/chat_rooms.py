@@ -14,7 +14,10 @@ def tournament_rooms(tournament_id, user) -> list[Room]:
         return []
     return [
         Room(
-            f"tournament-{tournament_id}", "tournament", "Tournament",
-            (tournament_group(tournament_id),), write_closed(user),
+            f"tournament-{tournament_id}",
+            "tournament",
+            "Tournament",
+            (tournament_group(tournament_id),),
+            write_closed(user),
         )
     ]

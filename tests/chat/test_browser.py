@@ -76,7 +76,9 @@ def test_players_and_a_spectator_chat_in_one_game_each_in_their_rooms(
     ann, bob, carol = make_player("ann"), make_player("bob"), make_player("carol")
     game = live_game([ann, bob], first_player=0)
     url = f"{asgi_server}/game/{game.pk}/"
-    contexts, pages = zip(*(signed_in(browser, asgi_server, u) for u in (ann, bob, carol)), strict=True)
+    contexts, pages = zip(
+        *(signed_in(browser, asgi_server, u) for u in (ann, bob, carol)), strict=True
+    )
     ann_page, bob_page, carol_page = pages
     try:
         for page in pages:
@@ -140,8 +142,7 @@ PAYLOADS = [
 
 INERT = """() => ({
   pwned: window.__chatPwned ?? null,
-  markup: document.querySelectorAll(
-    ".chat-messages script, .chat-messages img, .chat-messages a, .chat-messages b, .chat-messages i").length,
+  markup: document.querySelectorAll(".chat-messages :is(script, img, a, b, i, svg)").length,
   overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
 })"""
 
@@ -223,8 +224,12 @@ def test_on_a_phone_the_chat_sits_below_the_board_and_controls(browser, asgi_ser
     game = live_game([ann, bob], first_player=0)
     for n, text in enumerate(["Good luck!", "You too. Nice opening", "https://example.com " * 3]):
         beside_playwright(
-            chat.chat_post, user=(ann, bob)[n % 2], kind="game", place_id=game.pk,
-            room="players", text=text,
+            chat.chat_post,
+            user=(ann, bob)[n % 2],
+            kind="game",
+            place_id=game.pk,
+            room="players",
+            text=text,
         )
     SHOTS.mkdir(exist_ok=True)
     context, page = signed_in(browser, asgi_server, ann)
@@ -249,6 +254,7 @@ def test_on_a_phone_the_chat_sits_below_the_board_and_controls(browser, asgi_ser
         beside_playwright(games.game_resign, game_id=game.pk, user=bob)
         for width, height in ((390, 844), (1280, 800)):
             page.set_viewport_size({"width": width, "height": height})
+            page.emulate_media(color_scheme="dark" if width < 800 else "light")
             for name, path in (("lobby", "/play/"), ("over", f"/game/{game.pk}/")):
                 open_chat(page, asgi_server + path)
                 page.screenshot(path=str(SHOTS / f"{name}-{width}.png"), full_page=True)

@@ -32,7 +32,7 @@ def names(rooms):
 
 
 def test_players_and_spectators_of_a_running_game_have_separate_rooms(table):
-    ann, bob, carol, game = table
+    ann, _bob, carol, game = table
     assert names(rooms_for("game", game.pk, ann)) == [("players", False)]
     assert names(rooms_for("game", game.pk, carol)) == [("spectators", False)]
     assert names(rooms_for("game", game.pk, AnonymousUser())) == [("spectators", True)]
@@ -70,7 +70,7 @@ def test_text_is_one_line_of_plain_text_up_to_the_cap(make_player, settings):
 
 
 def test_a_user_is_rate_limited_over_all_rooms(table, settings):
-    ann, bob, carol, game = table
+    ann, bob, _carol, game = table
     settings.CHAT_USER_LIMIT, settings.CHAT_ROOM_LIMIT = 3, 100
     post(ann, "one")
     post(ann, "two", "game", game.pk, "players")
@@ -139,7 +139,7 @@ def test_a_report_needs_a_message_the_reporter_can_read(table):
 
 
 def test_a_moderator_removes_messages_and_silences_authors_from_the_admin(table, django_user_model):
-    ann, bob, carol, game = table
+    ann, _bob, carol, _game = table
     rude = post(carol, "<b>rude</b> words")
     services.chat_report(user=ann, kind="lobby", place_id=None, message_id=rude.pk)
     staff = django_user_model.objects.create_superuser("mod", "mod@example.com", "garden-path-42")

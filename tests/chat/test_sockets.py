@@ -46,7 +46,9 @@ def real_opener(base_url: str, cookies: dict):
         headers = {"Origin": base_url}
         if user is not None:
             headers["Cookie"] = cookies[user.pk]
-        return Real(await connect(base_url.replace("http", "ws") + path, additional_headers=headers))
+        return Real(
+            await connect(base_url.replace("http", "ws") + path, additional_headers=headers)
+        )
 
     return open_socket
 
