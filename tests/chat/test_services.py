@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import io
+import json
+import zipfile
+
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client
@@ -189,3 +193,16 @@ def test_a_tournament_has_one_room_for_everyone(tournament, make_player):
     assert names(rooms_for("tournament", tournament.pk, AnonymousUser())) == [("tournament", True)]
     assert rooms_for("tournament", 10**9, dan) == []
     post(dan, "who plays first?", "tournament", tournament.pk, "tournament")
+
+
+def test_the_data_export_holds_ones_own_messages_and_mutes_only(table):
+    ann, bob, carol, game = table
+    post(ann, "mine", "game", game.pk, "players")
+    post(bob, "not mine", "game", game.pk, "players")
+    services.chat_mute(user=ann, username=carol.username)
+    client = Client()
+    client.force_login(ann)
+    archive = zipfile.ZipFile(io.BytesIO(client.get("/account/export/").content))
+    exported = json.loads(archive.read("chat.json"))
+    assert [m["text"] for m in exported["messages"]] == ["mine"]
+    assert exported["muted"] == [carol.username]
