@@ -174,8 +174,9 @@ form.addEventListener("submit", (event) => {
 input.addEventListener("input", count);
 
 // The game page opens no socket once its game is over: then the chat opens the page's one.
+// Asked at "load", when every module script of the page has run (this one may run first).
 function openIfAlone() {
   if (!shared.exists()) liveSocket(box.dataset.chatSocket, { goneText: "This chat is gone." });
 }
-if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", openIfAlone);
-else openIfAlone();
+if (document.readyState === "complete") openIfAlone();
+else window.addEventListener("load", openIfAlone);

@@ -233,10 +233,15 @@ def test_on_a_phone_the_chat_sits_below_the_board_and_controls(browser, asgi_ser
         )
     SHOTS.mkdir(exist_ok=True)
     context, page = signed_in(browser, asgi_server, ann)
+    sockets = []
+    page.on("websocket", lambda socket: sockets.append(socket.url))
     try:
         for width, height in ((390, 844), (1280, 800)):
             page.set_viewport_size({"width": width, "height": height})
+            sockets.clear()
             open_chat(page, f"{asgi_server}/game/{game.pk}/")
+            page.wait_for_load_state("load")
+            assert sockets == [f"{asgi_server.replace('http', 'ws')}/ws/game/{game.pk}/"]
             page.wait_for_selector("#board > *", state="attached")
             page.screenshot(path=str(SHOTS / f"game-{width}.png"), full_page=True)
             page.screenshot(path=str(SHOTS / f"game-{width}-first-screen.png"))
@@ -256,8 +261,13 @@ def test_on_a_phone_the_chat_sits_below_the_board_and_controls(browser, asgi_ser
             page.set_viewport_size({"width": width, "height": height})
             page.emulate_media(color_scheme="dark" if width < 800 else "light")
             for name, path in (("lobby", "/play/"), ("over", f"/game/{game.pk}/")):
+                sockets.clear()
                 open_chat(page, asgi_server + path)
                 page.screenshot(path=str(SHOTS / f"{name}-{width}.png"), full_page=True)
+                # The chat rides on the page's one socket (over: the chat opens it itself).
+                assert [url.split("/ws/")[1] for url in sockets] == [
+                    path.replace("/play/", "lobby/").lstrip("/")
+                ]
             page.goto(f"{asgi_server}/games/{game.pk}/replay/")
             page.screenshot(path=str(SHOTS / f"replay-{width}.png"), full_page=True)
     finally:
