@@ -9,6 +9,7 @@ class GamesConfig(AppConfig):
         from accounts.hooks import account_closing
         from games import (
             account_hooks,
+            chat_rooms,  # noqa: F401
             tasks,  # noqa: F401
         )
 

@@ -19,6 +19,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
+from chat.sockets import chat_frame, chat_receive
 from games import live, seek_selectors, seeks, selectors, services
 from games.actions import SOCKET_ACTIONS, action_run
 from games.models import Game
@@ -237,6 +238,8 @@ class GameConsumer(_RenewingConsumer):
             refusal = await db(action_run)(self.game_id, self.user, request, content)
             if refusal is not None:
                 await self.send_json(refusal)
+        elif request.startswith("chat_"):
+            await chat_receive(self, content, kind="game", place_id=self.game_id)
         else:
             await self.send_json(_bad_request(request, f"unknown message type {request!r}"))
 
@@ -259,6 +262,8 @@ class GameConsumer(_RenewingConsumer):
             await self._send_snapshot(frame)
         else:
             await self.send_json(frame)
+
+    chat_frame = chat_frame
 
 
 class LobbyConsumer(_RenewingConsumer):
@@ -352,5 +357,9 @@ class LobbyConsumer(_RenewingConsumer):
     async def _request(self, request, content) -> None:
         if request in ("seek", "seek_cancel"):
             await self._seek(request, content)
+        elif isinstance(request, str) and request.startswith("chat_"):
+            await chat_receive(self, content, kind="lobby")
         else:
             await self._send_tables()
+
+    chat_frame = chat_frame

@@ -10,7 +10,7 @@ secure, HSTS is on) and ``ALLOWED_HOSTS``; ``CSRF_TRUSTED_ORIGINS``,
 ``SECURE_SSL_REDIRECT``, ``SECURE_HSTS_SECONDS``, ``STATIC_ROOT``,
 ``DATABASE_POOL_MAX``, ``DATABASE_POOL_TIMEOUT``, ``HTTP_CONCURRENCY``,
 ``SOCKET_DB_THREADS``, ``CHANNEL_GROUP_EXPIRY``, ``CHANNEL_REDIS_MAX_CONNECTIONS``,
-``SOCKET_MESSAGE_LIMIT``, ``SOCKET_MESSAGE_WINDOW``, ``SOCKETS_PER_USER``,
+``SOCKET_MESSAGE_LIMIT``, ``SOCKET_MESSAGE_WINDOW``, ``SOCKETS_PER_USER``, ``CHAT_*``,
 ``SQLITE_PATH``, ``LOGIN_FAILURE_LIMIT``, ``LOGIN_FAILURE_WINDOW`` (seconds),
 ``REGISTRATION_LIMIT``, ``REGISTRATION_WINDOW`` and ``LOG_LEVEL`` tune the rest
 (README.md, "Configuration").
@@ -98,7 +98,7 @@ if not DEBUG and not env("SECRET_KEY"):
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
-LOCAL_APPS = ["accounts", "games", "ratings", "puzzles", "tournaments", "api", "analysis"]
+LOCAL_APPS = ["accounts", "chat", "games", "ratings", "puzzles", "tournaments", "api", "analysis"]
 OPERATIONS_APPS = ["health_check", "django_prometheus"]
 INSTALLED_APPS = [
     "daphne",
@@ -323,6 +323,14 @@ if not DEBUG:
 SOCKET_MESSAGE_LIMIT = int(env("SOCKET_MESSAGE_LIMIT", "100"))
 SOCKET_MESSAGE_WINDOW = float(env("SOCKET_MESSAGE_WINDOW", "20"))
 SOCKETS_PER_USER = int(env("SOCKETS_PER_USER", "20"))
+
+# Chat (docs/PROTOCOL.md, "Chat"): characters per message, and messages per window
+# (seconds) per user over every room and per room over every user.
+CHAT_MAX_LENGTH = int(env("CHAT_MAX_LENGTH", "140"))
+CHAT_USER_LIMIT = int(env("CHAT_USER_LIMIT", "5"))
+CHAT_USER_WINDOW = int(env("CHAT_USER_WINDOW", "10"))
+CHAT_ROOM_LIMIT = int(env("CHAT_ROOM_LIMIT", "20"))
+CHAT_ROOM_WINDOW = int(env("CHAT_ROOM_WINDOW", "10"))
 
 # Requests running in Django at once per process (topiary_site.limits); each holds a
 # thread and a pooled database connection, the rest wait without either.

@@ -6,7 +6,7 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from games.signals import game_finished
-        from tournaments import receivers
+        from tournaments import chat_rooms, receivers  # noqa: F401
 
         game_finished.connect(receivers.game_finished, dispatch_uid="tournaments-game-finished")
 

@@ -7,6 +7,7 @@ page's live part again over HTTP (as lichess does), so a lost message costs noth
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from chat.sockets import chat_frame, chat_receive, chat_request
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_group
 
@@ -36,3 +37,10 @@ class TournamentConsumer(AsyncJsonWebsocketConsumer):
 
     async def tournament_changed(self, event):
         await self.send_json({"type": "version", "version": event["version"]})
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        chat = chat_request(text_data)
+        if chat is not None:
+            await chat_receive(self, chat, kind="tournament", place_id=self.tournament_id)
+
+    chat_frame = chat_frame

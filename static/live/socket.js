@@ -17,6 +17,24 @@ export function compareFrames(a, b) {
   return (a.takebacks ?? 0) - (b.takebacks ?? 0) || a.ply - b.ply;
 }
 
+// Other modules of a page (the chat, static/chat/chat.js) share the page's one socket:
+// they hear every frame and every (re)connect and may send; chat frames (docs/PROTOCOL.md,
+// "Chat") go to them only, so a page script never sees another module's frames.
+const sharers = [];
+let pageSocket = null;
+
+function forSharers(frame) {
+  return frame.type?.startsWith("chat") || (frame.type === "refused" && frame.request?.startsWith("chat_"));
+}
+
+// Joins the page's socket with {onMessage(frame), onOpen()}; returns {send(message) -> true
+// if sent, exists() -> whether the page opened a socket}.
+export function shareSocket(sharer) {
+  sharers.push(sharer);
+  if (pageSocket?.connected()) sharer.onOpen?.();
+  return { send: (message) => pageSocket?.send(message) ?? false, exists: () => pageSocket !== null };
+}
+
 // The element showing the socket's state: the page's [data-live-status], else one made
 // at the top of <main>.
 function statusBox() {
@@ -71,10 +89,13 @@ export function liveSocket(path, options = {}) {
       const greeting = hello?.();
       if (greeting) socket.send(JSON.stringify(greeting));
       onOpen();
+      for (const sharer of sharers) sharer.onOpen?.();
     });
     socket.addEventListener("message", (event) => {
       heardAt = performance.now();
-      onMessage(JSON.parse(event.data));
+      const frame = JSON.parse(event.data);
+      for (const sharer of sharers) sharer.onMessage?.(frame);
+      if (!forSharers(frame)) onMessage(frame);
     });
     socket.addEventListener("close", (event) => {
       socket = null;
@@ -108,7 +129,7 @@ export function liveSocket(path, options = {}) {
   });
 
   connect();
-  return {
+  pageSocket = {
     send(message) {
       if (!socket || socket.readyState !== WebSocket.OPEN) return false;
       socket.send(JSON.stringify(message));
@@ -120,4 +141,5 @@ export function liveSocket(path, options = {}) {
       socket?.close();
     },
   };
+  return pageSocket;
 }

@@ -200,6 +200,7 @@ def _site_data() -> dict:
         correspondence_days=3,
     )
     challenge(cat, dan, kind="wizards_garden")
+    _chat(ann, bob, finished, live["topiary-2"], event)
     movers = {
         name: game.seats.get(index=game.engine_state().to_move).user for name, game in live.items()
     }
@@ -212,6 +213,22 @@ def _site_data() -> dict:
         "table": table.pk,
         "tournament": event.pk,
     }
+
+
+def _chat(ann, bob, finished, playing, event) -> None:
+    """Chat on the pages that show it: the lobby, a game over, a game in play, a tournament."""
+    from chat.services import chat_post
+
+    long = "Rematch later? " + "https://example.com/" + "a-very-long-word-" * 6
+    for user, kind, place_id, room, text in (
+        (ann, "lobby", None, "lobby", "Anyone for a three-player game?"),
+        (bob, "lobby", None, "lobby", long[:140]),
+        (ann, "game", finished.pk, "players", "Good game!"),
+        (bob, "game", finished.pk, "players", "Well played <3"),
+        (ann, "game", playing.pk, "players", "Good luck"),
+        (bob, "tournament", event.pk, "tournament", "Good luck, everyone"),
+    ):
+        chat_post(user=user, kind=kind, place_id=place_id, room=room, text=text)
 
 
 def site_data() -> dict:
@@ -310,6 +327,8 @@ def test_every_page_fits_every_screen(browser, asgi_server, tmp_path_factory):
                     page.wait_for_selector("#puzzle-board > *", state="attached")
                 if name == "home-challenged":
                     page.wait_for_selector(".alert-note")
+                if page.locator("[data-chat]").count():
+                    page.wait_for_selector("[data-chat] .chat-room", state="attached")
                 page.wait_for_timeout(150)
                 page.screenshot(path=str(shots / f"{size}-{name}.png"), full_page=True)
                 # The puzzle's free positions: see test_the_puzzles_free_positions_fit_a_finger.
