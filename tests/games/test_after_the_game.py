@@ -14,7 +14,7 @@ from games import selectors, services
 from games.history_selectors import replay_frames
 from games.models import Game, Seat
 from ratings.models import Rating, RatingChange
-from tests.games.conftest import first_legal, live_game, play_out
+from tests.games.conftest import every_player_moves, first_legal, live_game, play_out
 from tests.games.test_services import refused
 
 pytestmark = pytest.mark.django_db
@@ -26,9 +26,7 @@ def finished(players, **extra) -> Game:
     game = live_game(players, first_player=0, **extra)
     if len(players) > 2:
         return play_out(game, players)
-    for user in players:
-        ply, move = first_legal(game, user)
-        services.move_play(game_id=game.pk, user=user, ply=ply, move=move)
+    every_player_moves(game, players)
     services.game_resign(game_id=game.pk, user=players[0])
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
@@ -290,9 +288,7 @@ def test_four_players_abort_until_every_player_has_moved(make_player):
     assert ratings_now(players) == before and not RatingChange.objects.exists()
 
     game = live_game(players, rated=True, first_player=0, options={"players": 4})
-    for user in players:
-        ply, move = first_legal(game, user)
-        services.move_play(game_id=game.pk, user=user, ply=ply, move=move)
+    every_player_moves(game, players)
     services.game_resign(game_id=game.pk, user=players[3])
     game.refresh_from_db()
     # Everyone has moved: the resignation stands and a bot plays on.
