@@ -68,7 +68,10 @@ function rows(frame, seatName) {
     const row = document.createElement("tr");
     row.dataset.seat = entry.seat;
     const who = document.createElement("td");
-    who.append(seatSwatch(entry.seat), ` ${seatName(entry.seat)}`);
+    const name = document.createElement("span");
+    name.className = "who";
+    name.append(seatSwatch(entry.seat), ` ${seatName(entry.seat)}`);
+    who.append(name);
     if (entry.seat === frame.you) who.append(" (you)");
     if (winners.includes(entry.seat)) {
       row.classList.add("winner");
