@@ -146,7 +146,7 @@ def _site_data() -> dict:
     ann, bob, cat, dan = (make_user(name) for name in ("ann", "bob", "cat", "dan"))
     make_user("bramble", bot_level="random")
     finished = play_game([ann, bob], kind="topiary")
-    play_game([bob, ann], kind="wizards_garden")
+    finished_wizards = play_game([bob, ann], kind="wizards_garden")
     live = {
         "topiary-2": play_game([ann, bob], kind="topiary", plies=3, move_seed=1, rated=False),
         "topiary-3": play_game([ann, bob, cat], kind="topiary", plies=4, move_seed=2),
@@ -178,12 +178,25 @@ def _site_data() -> dict:
         max_players=8,
     )
     tournaments.tournament_join(tournament_id=event.pk, user=bob)
+    # Left before every player moved: aborted, with its result panel (issue 20).
+    aborted = games.game_create(
+        kind="topiary",
+        players=[ann, cat],
+        options={},
+        rated=True,
+        clock_initial=300,
+        clock_increment=3,
+        correspondence_days=None,
+    )
+    games.game_resign(game_id=aborted.pk, user=ann)
     movers = {
         name: game.seats.get(index=game.engine_state().to_move).user for name, game in live.items()
     }
     return {
         "users": {u.username: u for u in (ann, bob, cat, dan)},
         "finished": finished.pk,
+        "finished_wizards": finished_wizards.pk,
+        "aborted": aborted.pk,
         "live": {name: game.pk for name, game in live.items()},
         "movers": movers,
         "table": table.pk,
@@ -223,6 +236,8 @@ def pages_to_visit(data: dict) -> list[tuple[str, str | None, str]]:
         ("lobby-after-get-of-form-address", "ann", "/play/new/"),
         ("open-table", "ann", f"/game/{data['table']}/"),
         ("game-over", "ann", f"/game/{finished}/"),
+        ("game-over-wizards", "ann", f"/game/{data['finished_wizards']}/"),
+        ("game-aborted", "ann", f"/game/{data['aborted']}/"),
         ("replay", "ann", f"/games/{finished}/replay/"),
         ("history", "ann", "/games/history/ann/"),
         ("profile", "ann", "/@/ann/"),
