@@ -563,26 +563,26 @@ def _aborts_when_left(game: Game, seats: list[Seat]) -> bool:
     return any(seat.index not in moved for seat in seats)
 
 
-def _game_call_off(game: Game, *, termination: str, now) -> None:
-    """Abort the game: nobody wins, nothing is scored or rated (``termination`` says why)."""
-    game.status = Game.Status.ABORTED
+def _game_stop(game: Game, status: str, *, termination: str, now) -> None:
+    """Stop the game's clocks and bots at ``status`` (finished or aborted), and save it."""
+    game.status = status
     game.finished_at = now
     game.termination = termination
     game.deadline = None
     game.bot_to_move = False
     game.save()
+
+
+def _game_call_off(game: Game, *, termination: str, now) -> None:
+    """Abort the game: nobody wins, nothing is scored or rated (``termination`` says why)."""
+    _game_stop(game, Game.Status.ABORTED, termination=termination, now=now)
     _after_commit_game(game)
     transaction.on_commit(lambda: game_finished.send(sender=Game, game=game))
 
 
 def _game_end(game: Game, *, termination: str, now, frame_type: str = "state") -> None:
     """Finish the game; ``frame_type`` is the frame that tells sockets (``move`` after a move)."""
-    game.status = Game.Status.FINISHED
-    game.finished_at = now
-    game.termination = termination
-    game.deadline = None
-    game.bot_to_move = False
-    game.save()
+    _game_stop(game, Game.Status.FINISHED, termination=termination, now=now)
     # Players hear of the end first; queueing the scoring (a broker round trip) follows.
     _after_commit_game(game, frame_type)
     _queue_score(game)

@@ -126,45 +126,58 @@ def test_refusals_say_why_and_change_nothing(make_player):
     assert old.rematch_offer == [0] and Game.objects.count() == 3
 
 
-def test_a_house_bot_accepts_at_once(make_player):
-    ann = make_player()
-    old = services.bot_game_create(
-        user=ann,
+def finished_against_a_bot(user) -> Game:
+    """A casual Wizards' Garden game against the random bot, which ``user`` resigned."""
+    game = services.bot_game_create(
+        user=user,
         kind="wizards_garden",
         level="random",
         clock_initial=300,
         clock_increment=3,
         correspondence_days=None,
     )
-    services.game_resign(game_id=old.pk, user=ann)
+    services.game_resign(game_id=game.pk, user=user)
+    return game
+
+
+def test_a_house_bot_accepts_at_once(make_player):
+    ann = make_player()
+    old = finished_against_a_bot(ann)
     services.rematch_offer(game_id=old.pk, user=ann)
     old.refresh_from_db()
     bot = seated(old)[1]
     assert old.rematch.status == Game.Status.ACTIVE and seated(old.rematch) == [bot, ann]
 
 
-@pytest.mark.django_db(transaction=True)
-def test_two_players_asking_at_once_start_one_game(make_player):
-    ann, bob = make_player(), make_player()
-    old = finished([ann, bob])
-    barrier = threading.Barrier(2)
-    outcomes: list = []
+def at_once(call, users) -> list[str]:
+    """``call(user)`` for every user at the same moment, each on a thread (and database
+    connection) of its own: "ok" or the refusal's code, in the order they finished."""
+    barrier = threading.Barrier(len(users))
+    outcomes: list[str] = []
 
-    def ask(user) -> None:
+    def run(user) -> None:
         try:
             barrier.wait()
-            services.rematch_offer(game_id=old.pk, user=user)
+            call(user)
             outcomes.append("ok")
         except services.Refused as refusal:
             outcomes.append(refusal.code)
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=ask, args=(user,)) for user in (ann, bob)]
+    threads = [threading.Thread(target=run, args=(user,)) for user in users]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
+    return outcomes
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_players_asking_at_once_start_one_game(make_player):
+    ann, bob = make_player(), make_player()
+    old = finished([ann, bob])
+    outcomes = at_once(lambda user: services.rematch_offer(game_id=old.pk, user=user), [ann, bob])
     old.refresh_from_db()
     # One asked, the other's ask was the acceptance: one new game, whoever was first.
     assert outcomes == ["ok", "ok"] and old.rematch is not None
@@ -176,24 +189,9 @@ def test_two_accepts_at_once_start_one_game(make_player):
     players = [make_player() for _ in range(3)]
     old = finished(players, options={"players": 3})
     services.rematch_offer(game_id=old.pk, user=players[0])
-    barrier = threading.Barrier(2)
-    outcomes: list = []
-
-    def accept(user) -> None:
-        try:
-            barrier.wait()
-            services.rematch_answer(game_id=old.pk, user=user, accept=True)
-            outcomes.append("ok")
-        except services.Refused as refusal:
-            outcomes.append(refusal.code)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=accept, args=(user,)) for user in players[1:]]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    outcomes = at_once(
+        lambda user: services.rematch_answer(game_id=old.pk, user=user, accept=True), players[1:]
+    )
     old.refresh_from_db()
     assert outcomes == ["ok", "ok"] and old.rematch is not None
     assert Game.objects.exclude(pk=old.pk).count() == 1

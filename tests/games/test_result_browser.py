@@ -13,6 +13,7 @@ from games.models import Game
 from ratings.models import RatingChange
 from tests.games.conftest import every_player_moves, live_game, play_out
 from tests.games.pages import PATIENCE
+from tests.games.test_after_the_game import finished_against_a_bot
 from tests.support.browser import signed_in
 
 pytestmark = [
@@ -144,15 +145,7 @@ def test_both_accept_a_rematch_and_land_in_the_new_game_seats_rotated(
 
 def test_a_rematch_against_a_bot_starts_at_once(browser, asgi_server, celery_worker, make_player):
     human = make_player()
-    old = services.bot_game_create(
-        user=human,
-        kind="wizards_garden",
-        level="random",
-        clock_initial=600,
-        clock_increment=5,
-        correspondence_days=None,
-    )
-    services.game_resign(game_id=old.pk, user=human)
+    old = finished_against_a_bot(human)
     bot = old.seats.get(index=1).user
     context, page = signed_in(browser, asgi_server, human)
     page.goto(f"{asgi_server}/game/{old.pk}/")
