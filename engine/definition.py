@@ -80,6 +80,7 @@ class GameDefinition:
     rule option holding the count (Topiary's ``players``). ``aliases`` are other names the
     command line accepts (``wizards-garden``). ``sight_lines``: the states offer
     ``sight_lines()``, each visitor and what it sees, shown at the end and in replays.
+    ``end_reasons``: the states say why a game is over (``end_reason()``, in words).
     """
 
     name: str
@@ -92,6 +93,7 @@ class GameDefinition:
     casual_takebacks: bool = False
     score_columns: tuple[ScoreColumn, ...] = ()
     sight_lines: bool = False
+    end_reasons: bool = False
     aliases: tuple[str, ...] = ()
     is_take_step: Callable[[str], bool] | None = None
 
@@ -142,6 +144,10 @@ class GameDefinition:
     ) -> str:
         """The form of a recorded move ``viewer`` may see (the module's ``move_seen_by``)."""
         return self.module.move_seen_by(move, mover=mover, viewer=viewer, took=took, over=over)
+
+    def end_reason(self, state) -> str | None:
+        """Why the game in ``state`` is over, in words (``the basket is empty``), if it says."""
+        return state.end_reason() if self.end_reasons and state.is_over else None
 
     def takes_two_steps(self, move: str) -> bool:
         """True for the first step of a turn played in two (a Topiary take, ``c5:S c4``)."""

@@ -749,6 +749,7 @@ GAME = GameDefinition(
     rule_options=(RuleOption("setup_apart", "Setup seeds apart", "setup seeds may not touch."),),
     # Takebacks are a casual extra (WIZARDS_GARDEN.md, Online extras).
     casual_takebacks=True,
+    end_reasons=True,
     score_columns=(
         ScoreColumn("W", "Dovetail (W)"),
         ScoreColumn("B", "Ravenclaw (B)"),

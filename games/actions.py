@@ -46,6 +46,16 @@ ACTIONS: dict[str, Callable[[int, object, dict], object]] = {
     "takeback_decline": lambda game_id, user, params: services.takeback_answer(
         game_id=game_id, user=user, accept=False
     ),
+    "rematch": lambda game_id, user, params: services.rematch_offer(game_id=game_id, user=user),
+    "rematch_accept": lambda game_id, user, params: services.rematch_answer(
+        game_id=game_id, user=user, accept=True
+    ),
+    "rematch_decline": lambda game_id, user, params: services.rematch_answer(
+        game_id=game_id, user=user, accept=False
+    ),
+    "rematch_cancel": lambda game_id, user, params: services.rematch_cancel(
+        game_id=game_id, user=user
+    ),
 }
 
 #: Sitting down at a table, leaving it and calling in bots happen on the table's page

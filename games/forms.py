@@ -67,6 +67,17 @@ class TableForm(forms.Form):
                 )
                 self.rule_field_names.append(option.field_name)
 
+    @classmethod
+    def chosen_in(cls, query) -> dict:
+        """The choices a link to the lobby names (``?kind=...&rated=1``), as initial values:
+        the result panel's "New opponent" opens the lobby with the game's settings."""
+        fields = cls().fields
+        return {
+            name: query[name] == "1" if isinstance(field, forms.BooleanField) else query[name]
+            for name, field in fields.items()
+            if name in query and name != "opponent"
+        }
+
     def main_fields(self):
         """The fields everyone sets (the rule options fold away)."""
         return [f for f in self.visible_fields() if f.name not in self.rule_field_names]

@@ -80,6 +80,21 @@ def _takeback_json(game: Game, viewer: int | None) -> dict | None:
     }
 
 
+def _rematch_json(game: Game, viewer: int | None) -> dict | None:
+    """A finished game's rematch: who asked or accepted, the new game, what the viewer may do."""
+    if game.status != Game.Status.FINISHED or game.in_event:
+        return None
+    offered = list(game.rematch_offer)
+    open_to_viewer = viewer is not None and game.rematch_id is None
+    return {
+        "offered_by": offered,
+        "game": game.rematch_id,
+        "can_offer": open_to_viewer and not offered,
+        "can_answer": open_to_viewer and bool(offered) and viewer not in offered,
+        "can_cancel": open_to_viewer and viewer in offered,
+    }
+
+
 def _move_seen(game: Game, entry: dict, viewer: int | None, over: bool) -> dict:
     """One played ply as ``viewer`` may know it: the engine's form of it for that seat."""
     mine = viewer is not None and viewer == entry["seat"]
@@ -110,6 +125,7 @@ def _final(game: Game, state) -> dict:
         "scores": score["scores"],
         "winners": score.get("winners", []),
         "moves": game.turns(),
+        "end_reason": game.definition.end_reason(state),
     }
 
 
@@ -186,6 +202,7 @@ def game_payload(
         "termination": game.termination or None,
         "result": game.result if finished else None,
         "final": final,
+        "rematch": _rematch_json(game, viewer),
     }
     if frame_type == "move" and game.moves:
         frame["move"] = frame["moves"][-1]

@@ -197,6 +197,8 @@ def replay_frames(record: dict) -> dict:
         "players": record["players"],
         "frames": frames,
         "final": frames[-1]["score"],
+        # Why the game ended, where the game says (Wizards' Garden: the basket is empty...).
+        "end_reason": module.GAME.end_reason(states[-1]),
     }
 
 

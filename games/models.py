@@ -106,6 +106,15 @@ class Game(models.Model):
     takebacks = models.PositiveIntegerField(default=0)
     takeback_offer = models.PositiveIntegerField(null=True, blank=True)
     takeback_ply = models.PositiveIntegerField(null=True, blank=True)
+    # A tournament's game: a player who never moves loses it (no short-game abort), and
+    # it has no rematch.
+    in_event = models.BooleanField(default=False)
+    # Rematch (a finished game): the seats that asked for it or accepted it so far (empty
+    # when none stands), and the new game once every player accepted.
+    rematch_offer = models.JSONField(default=list, blank=True)
+    rematch = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch_of"
+    )
 
     class Meta:
         indexes = [

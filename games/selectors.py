@@ -8,6 +8,7 @@ here: one viewer's frame from ``(game, seats, viewer)``.
 from __future__ import annotations
 
 from datetime import timedelta
+from urllib.parse import urlencode
 
 from django.db.models import Prefetch, Q
 from django.urls import reverse
@@ -166,3 +167,32 @@ def games_of(user, limit: int = 10) -> list[Game]:
         .order_by("-created_at")
         .distinct()[:limit]
     )
+
+
+def new_opponent_url(game_id: int) -> str:
+    """The lobby with this game's settings chosen, for a game against someone else.
+
+    Against house bots only, the "Play bots now" form (same level); otherwise "Create
+    a table", so the same game is offered to whoever comes.
+    """
+    game, seats = game_with_seats(game_id)
+    time_control = (
+        f"{game.clock_initial // 60}+{game.clock_increment or 0}"
+        if game.is_live
+        else f"{game.correspondence_days}d"
+    )
+    query = {
+        "kind": game.kind,
+        "players": len(seats),
+        "time_control": time_control,
+        "rated": "1" if game.rated else "0",
+    }
+    for option in game.definition.rule_options:
+        ticked = game.options.get(option.name) == option.value(True)
+        query[option.field_name] = "1" if ticked else "0"
+    bots = [seat.user for seat in seats if seat.user and seat.user.moved_by_site]
+    anchor = "new-table-title"
+    if bots and len(bots) == len(seats) - 1:
+        query["level"] = bots[0].bot_level
+        anchor = "bots-title"
+    return f"{reverse('games:lobby')}?{urlencode(query)}#{anchor}"

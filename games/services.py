@@ -178,7 +178,9 @@ def _time_checked(clock_initial, clock_increment, correspondence_days) -> dict:
     }
 
 
-def _new_game(*, kind, players, options, rated, time, created_by, invited=None) -> Game:
+def _new_game(
+    *, kind, players, options, rated, time, created_by, invited=None, in_event=False
+) -> Game:
     return Game.objects.create(
         kind=kind,
         options=_options_checked(kind, players, options),
@@ -186,6 +188,7 @@ def _new_game(*, kind, players, options, rated, time, created_by, invited=None) 
         rated=rated,
         created_by=created_by,
         invited=invited,
+        in_event=in_event,
         **time,
     )
 
@@ -378,8 +381,12 @@ def game_create(
     correspondence_days: int | None,
     first_player: int | None = None,
     created_by=None,
+    in_event: bool = False,
 ) -> Game:
-    """A started game with ``players`` (users, in seat order) in its seats."""
+    """A started game with ``players`` (users, in seat order) in its seats.
+
+    ``in_event``: a tournament's game (no short-game abort, no rematch).
+    """
     if len({user.pk for user in players}) != len(players):
         raise Refused("bad_request", "a player can take only one seat at a table")
     time = _time_checked(clock_initial, clock_increment, correspondence_days)
@@ -391,6 +398,7 @@ def game_create(
             rated=rated,
             time=time,
             created_by=created_by,
+            in_event=in_event,
         )
         Seat.objects.bulk_create(
             Seat(game=game, index=i, user=user) for i, user in enumerate(players)
@@ -525,11 +533,18 @@ def _out_of_time(game: Game, seats: list[Seat], state, now) -> Seat | None:
 
 
 def _seat_forfeit(game: Game, seats: list[Seat], seat: Seat, forfeit: str, now) -> None:
-    """``seat`` gives up: with 2 players the game ends, with more a bot plays on for it."""
+    """``seat`` gives up: with 2 players the game ends, with more a bot plays on for it.
+
+    A rated game left before every player has made a move is aborted instead: nobody
+    wins, nothing is rated (docs/RULES_DECISIONS.md, "Short games are aborted").
+    """
     seat.forfeit = forfeit
     if forfeit == Seat.Forfeit.TIME and seat.clock_ms is not None:
         seat.clock_ms = 0
     seat.save(update_fields=["forfeit", "clock_ms"])
+    if _aborts_when_left(game, seats):
+        _game_call_off(game, termination=forfeit, now=now)
+        return
     if game.seat_count == 2:
         _game_end(game, termination=forfeit, now=now)
         return
@@ -540,14 +555,39 @@ def _seat_forfeit(game: Game, seats: list[Seat], seat: Seat, forfeit: str, now) 
     _after_commit_game(game)
 
 
-def _game_end(game: Game, *, termination: str, now, frame_type: str = "state") -> None:
-    """Finish the game; ``frame_type`` is the frame that tells sockets (``move`` after a move)."""
-    game.status = Game.Status.FINISHED
+def _aborts_when_left(game: Game, seats: list[Seat]) -> bool:
+    """True while a rated game outside a tournament has a player who has not moved yet.
+
+    lichess aborts a game of fewer than two moves, one per player: here every seat must
+    have made a move (at 3-4 players too), so no rating moves on a game someone never
+    played. A tournament's no-show loses instead, so the event can go on.
+    """
+    if not game.rated or game.in_event:
+        return False
+    moved = {entry["seat"] for entry in game.moves}
+    return any(seat.index not in moved for seat in seats)
+
+
+def _game_stop(game: Game, status: str, *, termination: str, now) -> None:
+    """Stop the game's clocks and bots at ``status`` (finished or aborted), and save it."""
+    game.status = status
     game.finished_at = now
     game.termination = termination
     game.deadline = None
     game.bot_to_move = False
     game.save()
+
+
+def _game_call_off(game: Game, *, termination: str, now) -> None:
+    """Abort the game: nobody wins, nothing is scored or rated (``termination`` says why)."""
+    _game_stop(game, Game.Status.ABORTED, termination=termination, now=now)
+    _after_commit_game(game)
+    transaction.on_commit(lambda: game_finished.send(sender=Game, game=game))
+
+
+def _game_end(game: Game, *, termination: str, now, frame_type: str = "state") -> None:
+    """Finish the game; ``frame_type`` is the frame that tells sockets (``move`` after a move)."""
+    _game_stop(game, Game.Status.FINISHED, termination=termination, now=now)
     # Players hear of the end first; queueing the scoring (a broker round trip) follows.
     _after_commit_game(game, frame_type)
     _queue_score(game)
@@ -768,14 +808,7 @@ def game_abort(*, game_id: int, user) -> Game:
         seat, _ = _players_seat_and_state(game, seats, user)
         if any(entry["seat"] == seat.index for entry in game.moves):
             raise Refused("too_late", "you have already moved: resign instead")
-        game.status = Game.Status.ABORTED
-        game.finished_at = timezone.now()
-        game.termination = "abort"
-        game.deadline = None
-        game.bot_to_move = False
-        game.save()
-        _after_commit_game(game)
-        transaction.on_commit(lambda: game_finished.send(sender=Game, game=game))
+        _game_call_off(game, termination="abort", now=timezone.now())
 
     return _with_game(game_id, abort)
 
@@ -855,6 +888,8 @@ def presence_note(
     """
     counts = _seat_seen_counts(game_id, user)
     still_seated = counts is not None
+    if still_seated and not online:
+        rematch_lapse(game_id=game_id, user=user)
     ply, takebacks = counts if still_seated else game_counts(game_id)
     if still_seated and ply is not None:
         frame = frames.presence_frame(seat=seat, online=online, ply=ply, takebacks=takebacks)
@@ -976,9 +1011,130 @@ def game_score(*, game_id: int) -> Game:
             "scores": record["scores"],
         }
         game.save(update_fields=["record", "result"])
-        # Apps above this one (ratings) do their part in the same transaction.
-        game_scored.send(sender=Game, game=game)
+        # Apps above this one (ratings) do their part in the same transaction; what they
+        # answer for the result (the rating changes) is public and shown with it.
+        added = [extra for _, extra in game_scored.send(sender=Game, game=game) if extra]
+        if added:
+            game.result = {**game.result, **{k: v for extra in added for k, v in extra.items()}}
+            game.save(update_fields=["result"])
         transaction.on_commit(lambda: game_finished.send(sender=Game, game=game))
         _after_commit_game(game)
 
     return _with_game(game_id, score)
+
+
+# --------------------------------------------------------------------------- rematch
+
+
+def _rematch_seat(game: Game, seats: list[Seat], user) -> Seat:
+    """``user``'s seat at a finished game that may still be rematched; Refused says why not."""
+    seat = next((seat for seat in seats if seat.user_id == getattr(user, "pk", None)), None)
+    if seat is None:
+        raise Refused("not_seated", "you did not play in this game")
+    if game.status != Game.Status.FINISHED:
+        raise Refused("not_finished", "a rematch is offered once the game is over")
+    if game.in_event:
+        raise Refused("not_allowed", "tournament games have no rematch")
+    if game.rematch_id is not None:
+        raise Refused("rematch_started", "the rematch has already started")
+    return seat
+
+
+def _rematch_start(game: Game, seats: list[Seat]) -> None:
+    """Every player accepted: the same players and settings, each one seat on.
+
+    The player of seat 1 sits in seat 0, and so on round the table; the seat that moved
+    first moves first again, so the turn order starts with the next player.
+    """
+    players = [seats[(index + 1) % len(seats)].user for index in range(len(seats))]
+    rematch = game_create(
+        kind=game.kind,
+        players=players,
+        options=game.options,
+        rated=game.rated,
+        clock_initial=game.clock_initial,
+        clock_increment=game.clock_increment,
+        correspondence_days=game.correspondence_days,
+        first_player=game.engine_initial().first_player,
+        created_by=game.created_by,
+    )
+    game.rematch = rematch
+    game.save(update_fields=["rematch"])
+
+
+def _rematch_accepted(game: Game, seats: list[Seat], seat: Seat) -> None:
+    """Note ``seat``'s yes (house bots say yes at once); start the game when all said it."""
+    bots = [other.index for other in seats if other.user and other.user.moved_by_site]
+    game.rematch_offer = sorted({*game.rematch_offer, *bots, seat.index})
+    if len(game.rematch_offer) == len(seats):
+        _rematch_start(game, seats)
+    else:
+        game.save(update_fields=["rematch_offer"])
+    _after_commit_game(game)
+
+
+def rematch_offer(*, game_id: int, user) -> Game:
+    """Offer a rematch (or accept the standing offer): it starts once every player accepts."""
+
+    def offer(game: Game, seats: list[Seat]) -> None:
+        seat = _rematch_seat(game, seats, user)
+        if seat.index in game.rematch_offer:
+            raise Refused("already_offered", "you have already asked for a rematch")
+        closed = [other for other in seats if other.user and not other.user.is_active]
+        if closed:
+            raise Refused("not_allowed", f"{closed[0].user.username} can no longer play")
+        _rematch_accepted(game, seats, seat)
+
+    return _with_game(game_id, offer)
+
+
+def rematch_answer(*, game_id: int, user, accept: bool) -> Game:
+    """Accept or decline a rematch another player offered (a decline withdraws it for all)."""
+
+    def answer(game: Game, seats: list[Seat]) -> None:
+        seat = _rematch_seat(game, seats, user)
+        if not game.rematch_offer:
+            raise Refused("no_offer", "nobody has offered a rematch")
+        if seat.index in game.rematch_offer:
+            raise Refused("already_offered", "you have already asked for a rematch")
+        if accept:
+            _rematch_accepted(game, seats, seat)
+            return
+        game.rematch_offer = []
+        game.save(update_fields=["rematch_offer"])
+        _after_commit_game(game)
+
+    return _with_game(game_id, answer)
+
+
+def rematch_cancel(*, game_id: int, user) -> Game:
+    """Withdraw your rematch offer (or your acceptance): the offer lapses for everyone."""
+
+    def cancel(game: Game, seats: list[Seat]) -> None:
+        seat = _rematch_seat(game, seats, user)
+        if seat.index not in game.rematch_offer:
+            raise Refused("no_offer", "you have not asked for a rematch")
+        game.rematch_offer = []
+        game.save(update_fields=["rematch_offer"])
+        _after_commit_game(game)
+
+    return _with_game(game_id, cancel)
+
+
+def rematch_lapse(*, game_id: int, user) -> None:
+    """A player left the finished game's page: a rematch offer standing there lapses."""
+    if user is None or not user.is_authenticated:
+        return
+    standing = Game.objects.filter(
+        pk=game_id, status=Game.Status.FINISHED, rematch__isnull=True, seats__user=user
+    ).exclude(rematch_offer=[])
+    if not standing.exists():
+        return
+
+    def lapse(game: Game, seats: list[Seat]) -> None:
+        if game.rematch_offer and game.rematch_id is None:
+            game.rematch_offer = []
+            game.save(update_fields=["rematch_offer"])
+            _after_commit_game(game)
+
+    _with_game(game_id, lapse)

@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from engine.games import game_definition
 from games import seek_selectors, selectors, services
 from games.actions import ACTIONS, action_run, refusal_frame
 from games.forms import BotGameForm, ChallengeForm, TableForm
@@ -20,10 +21,12 @@ REFUSAL_STATUS = {"not_found": 404, "bad_request": 400, "not_signed_in": 403, "n
 
 
 def _lobby(request: HttpRequest, status: int = 200, **forms) -> HttpResponse:
+    chosen = request.GET if request.method == "GET" else {}
     context = {
-        "table_form": forms.get("table_form") or TableForm(),
-        "challenge_form": forms.get("challenge_form") or ChallengeForm(),
-        "bot_form": forms.get("bot_form") or BotGameForm(),
+        "table_form": forms.get("table_form") or TableForm(initial=TableForm.chosen_in(chosen)),
+        "challenge_form": forms.get("challenge_form")
+        or ChallengeForm(initial=ChallengeForm.chosen_in(chosen)),
+        "bot_form": forms.get("bot_form") or BotGameForm(initial=BotGameForm.chosen_in(chosen)),
         "tables": selectors.tables_open(request.user),
         "live_games": selectors.games_live(),
         "quick_grid": seek_selectors.quick_grid(),
@@ -121,6 +124,8 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
             "game_id": game_id,
             "seats": frame["seats"],
             "bot_levels": services.BOT_LEVELS,
+            "new_opponent_url": selectors.new_opponent_url(game_id),
+            "score_columns": game_definition(frame["kind"]).score_columns,
             # A challenge waits for its player: no bots in the free seat.
             "challenge": Game.objects.filter(pk=game_id, invited__isnull=False).exists(),
         },

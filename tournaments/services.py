@@ -228,6 +228,7 @@ def _create_game(tournament: Tournament, pairing: Pairing, entries: list[Entry])
         correspondence_days=None,
         first_player=0,
         created_by=tournament.created_by,
+        in_event=True,
     )
     pairing.save(update_fields=["game"])
 

@@ -7,6 +7,7 @@ import * as topiary from "../board/topiary.js";
 import { drawBoard as drawWizardsBoard } from "../board/wizards_garden.js";
 import { gameFrameSeen } from "../live/alerts.js";
 import { compareFrames as compare, liveSocket } from "../live/socket.js";
+import { resultPanel } from "./result.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
@@ -532,8 +533,11 @@ function drawChooser() {
   $("cancel").hidden = !(myTurn() && (pick.pos || pick.cell || pick.move || pick.plant || pick.keep?.length));
 }
 
+const result = resultPanel({ send, seatName });
+
 function render() {
   root.hidden = frame.status === "open";
+  result.draw(frame);
   root.dataset.ply = String(frame.ply);
   if (frame.position) board.draw();
   drawHand();
@@ -546,7 +550,6 @@ function render() {
   const me = mySeat();
   $("resign").hidden = !(playing() && me && !me.forfeit);
   $("abort").hidden = !(playing() && frame.can_abort);
-  $("links").hidden = frame.status !== "finished";
   const takeback = playing() ? frame.takeback : null;
   $("takeback").hidden = !takeback?.can_offer;
   $("takeback-accept").hidden = !takeback?.can_answer;
@@ -690,7 +693,9 @@ $("takeback-decline").addEventListener("click", () => send({ type: "takeback_dec
 
 setInterval(tick, 250);
 accept(frame);
-if (frame.status === "open" || frame.status === "active") {
+// A finished game's players stay connected for the rematch (its offer and its start).
+const rematchOpen = frame.rematch && frame.you !== null && !frame.rematch.game;
+if (frame.status === "open" || frame.status === "active" || rematchOpen) {
   // Pings every 20 s keep the seat shown online (docs/PROTOCOL.md); hello catches up after a drop.
   socket = liveSocket(`/ws/game/${gameId}/`, {
     onMessage: receive,

@@ -9,6 +9,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from accounts import services
 from accounts.models import Preferences, User
+from games import selectors as game_selectors
 from games import services as game_services
 from games.models import Game, Seat
 from tests.accounts.test_two_factor import code_for
@@ -32,7 +33,8 @@ def bob():
 
 
 def live_game(players) -> Game:
-    return game_services.game_create(
+    """A rated game in which every player has moved once (leaving it earlier aborts it)."""
+    game = game_services.game_create(
         kind="topiary",
         players=players,
         options={},
@@ -40,7 +42,14 @@ def live_game(players) -> Game:
         clock_initial=300,
         clock_increment=3,
         correspondence_days=None,
+        first_player=0,
     )
+    for user in players:
+        frame = game_selectors.game_state_for(game.pk, user)
+        game_services.move_play(
+            game_id=game.pk, user=user, ply=frame["ply"], move=frame["legal_moves"][0]
+        )
+    return game
 
 
 def open_table(user, **extra) -> Game:

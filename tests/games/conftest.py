@@ -56,6 +56,17 @@ def challenge(challenger, opponent, kind="topiary", **extra) -> Game:
     )
 
 
+def every_player_moves(game: Game, players) -> Game:
+    """Each player (``players`` in seat order) makes one move, in turn order: from then on
+    leaving a rated game loses it (before, it is aborted: docs/RULES_DECISIONS.md)."""
+    for _ in players:
+        user = mover(game, players)
+        ply, move = first_legal(game, user)
+        services.move_play(game_id=game.pk, user=user, ply=ply, move=move)
+    game.refresh_from_db()
+    return game
+
+
 def mover(game: Game, players) -> User:
     """The player whose turn it is, as the public view says."""
     frame = selectors.game_state_for(game.pk, None)

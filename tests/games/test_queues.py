@@ -13,7 +13,7 @@ import redis
 
 from games import selectors, services
 from games.models import Game
-from tests.games.conftest import live_game
+from tests.games.conftest import every_player_moves, live_game
 from tests.support import servers
 
 pytestmark = [
@@ -68,7 +68,7 @@ def test_scoring_is_done_while_bot_moves_wait_on_their_own_queue(
     assert queued(redis_url, "bots") == 1 and queued(redis_url, "celery") == 0
 
     ann, bob = make_player(), make_player()
-    finished = live_game([ann, bob], rated=True)
+    finished = every_player_moves(live_game([ann, bob], rated=True), [ann, bob])
     services.game_resign(game_id=finished.pk, user=ann)
     worker = servers.Process(
         "worker", {**server_env, "PORT": str(servers.free_port())}, server_logs

@@ -14,7 +14,7 @@ import pytest
 from engine.games import game_module
 from games import selectors, services
 from games.models import Game
-from tests.games.conftest import live_game
+from tests.games.conftest import every_player_moves, live_game
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -126,10 +126,13 @@ def test_a_flagged_seat_at_a_three_player_table_is_played_by_a_bot_and_ranks_las
     celery_worker, make_player
 ):
     ann, bob, cat = make_player(), make_player(), make_player()
-    game = live_game([ann, bob, cat], first_player=0, rated=True)
+    game = every_player_moves(
+        live_game([ann, bob, cat], first_player=0, rated=True), [ann, bob, cat]
+    )
+    # Ann's clock holds about 303 s after her move and its increment.
     Game.objects.filter(pk=game.pk).update(
-        deadline=game.deadline - timedelta(seconds=301),
-        turn_started_at=game.turn_started_at - timedelta(seconds=301),
+        deadline=game.deadline - timedelta(seconds=310),
+        turn_started_at=game.turn_started_at - timedelta(seconds=310),
     )
     services.games_sweep()
     game.refresh_from_db()
@@ -210,7 +213,7 @@ def test_a_take_left_pending_by_a_flagged_seat_is_planted_by_the_stand_in(
 
 def test_the_sweep_requeues_a_scoring_that_was_lost(celery_worker, make_player, monkeypatch):
     ann, bob = make_player(), make_player()
-    game = live_game([ann, bob], rated=True)
+    game = every_player_moves(live_game([ann, bob], rated=True), [ann, bob])
     monkeypatch.setattr(services, "_queue_score", lambda game: None)
     services.game_resign(game_id=game.pk, user=ann)
     monkeypatch.undo()
@@ -226,10 +229,10 @@ def test_beat_flags_a_clock_that_ran_out_with_nobody_watching(
     celery_worker, celery_beat, make_player
 ):
     ann, bob = make_player(), make_player()
-    game = live_game([ann, bob], first_player=1, rated=True)
+    game = every_player_moves(live_game([ann, bob], first_player=1, rated=True), [ann, bob])
     Game.objects.filter(pk=game.pk).update(
-        deadline=game.deadline - timedelta(seconds=301),
-        turn_started_at=game.turn_started_at - timedelta(seconds=301),
+        deadline=game.deadline - timedelta(seconds=310),
+        turn_started_at=game.turn_started_at - timedelta(seconds=310),
     )
     game = wait_for(game, lambda g: g.result is not None)
     assert game.termination == "time" and game.result["winners"] == [0]

@@ -201,6 +201,17 @@ def _site_data() -> dict:
     )
     challenge(cat, dan, kind="wizards_garden")
     _chat(ann, bob, finished, live["topiary-2"], event)
+    # Left before every player moved: aborted, with its result panel (issue 20).
+    aborted = games.game_create(
+        kind="topiary",
+        players=[ann, cat],
+        options={},
+        rated=True,
+        clock_initial=300,
+        clock_increment=3,
+        correspondence_days=None,
+    )
+    games.game_resign(game_id=aborted.pk, user=ann)
     movers = {
         name: game.seats.get(index=game.engine_state().to_move).user for name, game in live.items()
     }
@@ -208,6 +219,8 @@ def _site_data() -> dict:
         "users": {u.username: u for u in (ann, bob, cat, dan)},
         "finished": finished.pk,
         "garden": garden.pk,
+        "finished_wizards": garden.pk,
+        "aborted": aborted.pk,
         "live": {name: game.pk for name, game in live.items()},
         "movers": movers,
         "table": table.pk,
@@ -265,6 +278,8 @@ def pages_to_visit(data: dict) -> list[tuple[str, str | None, str]]:
         ("lobby-after-get-of-form-address", "ann", "/play/new/"),
         ("open-table", "ann", f"/game/{data['table']}/"),
         ("game-over", "ann", f"/game/{finished}/"),
+        ("game-over-wizards", "ann", f"/game/{data['finished_wizards']}/"),
+        ("game-aborted", "ann", f"/game/{data['aborted']}/"),
         ("replay", "ann", f"/games/{finished}/replay/"),
         ("replay-not-analysed", "ann", f"/games/{data['garden']}/replay/"),
         ("history", "ann", "/games/history/ann/"),
