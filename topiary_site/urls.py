@@ -16,6 +16,7 @@ urlpatterns = [
     path("puzzles/", include("puzzles.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("", include("api.urls")),
+    path("", include("learn.urls")),
     path("api/", api_urls),
     path("admin/", admin.site.urls),
     # Operations: see topiary_site/health.py and topiary_site/metrics.py.
