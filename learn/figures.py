@@ -311,7 +311,7 @@ WIZARDS_GARDEN_FIGURES = (
     Figure(
         key="end-basket",
         game="wizards_garden",
-        caption="The last seed leaves the basket and nothing is harvested: {end}. Game over.",
+        caption="a2W plants the last seed from the basket and harvests nothing: {end}. Game over.",
         position=wizards_position("WBWW WB.W .WWW WWBB", harvested=((2, 1), (2, 0)), staff=0),
         move="a2W",
         claims={"end": "the basket is empty"},
