@@ -22,8 +22,9 @@ class Figure:
 
     ``focus``: the visitor whose sight line is highlighted (Topiary). ``hand``: show the seat
     to move's hand under the board, with the tiles that score marked. ``targets``: draw the
-    free visitor positions. ``seat``: the player the caption speaks of. ``tiles``: a row of tiles instead of a board (a draft keep, the
-    removed type). ``caption`` may name any of ``facts`` in braces.
+    free visitor positions. ``seat``: the player the caption speaks of. ``tiles``: a row of
+    tiles instead of a board (a draft keep, the removed type). ``caption`` may name any of
+    ``facts`` in braces.
     """
 
     key: str

@@ -96,7 +96,9 @@ class Lesson:
 
 
 def _best_spot(attempt: Attempt) -> bool:
-    free = [line["points"] for line in attempt.before.sight_lines(free=True) if line["seat"] is None]
+    free = [
+        line["points"] for line in attempt.before.sight_lines(free=True) if line["seat"] is None
+    ]
     return attempt.sight()["points"] == max(free)
 
 
@@ -109,6 +111,11 @@ def _rival_sees_less(attempt: Attempt) -> bool:
     before = next(line for line in attempt.before.sight_lines() if line["position"] == "a3:E")
     return attempt.sight("a3:E")["points"] < before["points"]
 
+
+_BEST_SPOT = {
+    "a5": "S2", "b5": "N3", "c5": "W1", "d5": "R4", "e5": "O5",
+    "b4": "P2", "c3": "H4", "d2": "N5", "a1": "H2",
+}  # fmt: skip
 
 TOPIARY = Lesson(
     game="topiary",
@@ -158,12 +165,7 @@ TOPIARY = Lesson(
             key="best-spot",
             title="Find the best spot",
             task="Place a visitor that scores as many points as any visitor could here.",
-            position=topiary_position(
-                {
-                    "a5": "S2", "b5": "N3", "c5": "W1", "d5": "R4", "e5": "O5",
-                    "b4": "P2", "c3": "H4", "d2": "N5", "a1": "H2",
-                }
-            ),  # fmt: skip
+            position=topiary_position(_BEST_SPOT),
             goal=_best_spot,
             hint=(
                 "Choose a circle to see its line and its points before you commit: the number "
@@ -361,9 +363,7 @@ WIZARDS_GARDEN = Lesson(
             key="staff",
             title="The Wizard's Staff",
             task="Your opponent holds the Wizard's Staff. Harvest a line that takes it from them.",
-            position=wizards_position(
-                "WWB. .... .W.. BBW.", harvested=((1, 0), (0, 1)), staff=1
-            ),
+            position=wizards_position("WWB. .... .W.. BBW.", harvested=((1, 0), (0, 1)), staff=1),
             goal=lambda a: a.after.staff == a.seat,
             hint=(
                 "Only a black (Ravenclaw) line moves the staff: whoever harvests one takes it. "

@@ -54,7 +54,9 @@ def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 def learn_index(request: HttpRequest) -> HttpResponse:
     """Every game's rules and first lesson, with the player's progress."""
-    return render(request, "learn/index.html", {"courses": selectors.lessons_overview(request.user)})
+    return render(
+        request, "learn/index.html", {"courses": selectors.lessons_overview(request.user)}
+    )
 
 
 def lesson_page(request: HttpRequest, slug: str) -> HttpResponse:
@@ -63,7 +65,9 @@ def lesson_page(request: HttpRequest, slug: str) -> HttpResponse:
     data = {
         "game": lesson.game,
         "slug": lesson.slug,
-        "steps": [selectors.lesson_step_payload(lesson, n) for n in range(1, len(lesson.steps) + 1)],
+        "steps": [
+            selectors.lesson_step_payload(lesson, n) for n in range(1, len(lesson.steps) + 1)
+        ],
         "solved": selectors.lesson_solved(lesson, request.user),
         "signed_in": request.user.is_authenticated,
         "play_url": reverse("games:lobby"),

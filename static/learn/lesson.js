@@ -7,6 +7,7 @@
 import * as topiary from "../board/topiary.js";
 import { activate } from "../board/common.js";
 import { drawBoard as drawWizards } from "../board/wizards_garden.js";
+import { labelCells } from "./coordinates.js";
 
 const data = JSON.parse(document.getElementById("lesson-data").textContent);
 const csrf = document.querySelector("input[name=csrfmiddlewaretoken]").value;
@@ -167,6 +168,7 @@ const TOPIARY = {
     return nodes;
   },
   idle: "Choose a circle around the garden: its line lights up and the points it would score show.",
+  facts: () => "",
 };
 
 function verdictFocus() {
@@ -208,6 +210,13 @@ const WIZARDS = {
     return nodes;
   },
   idle: "Choose a highlighted bed (next to a seed) to plant on.",
+  facts() {
+    const [mine, theirs] = [step().seat, 1 - step().seat].map((seat) => {
+      const { W, B } = shown.position.harvested[seat];
+      return W + B;
+    });
+    return `Flowers: you ${mine}, your opponent ${theirs}.`;
+  },
 };
 
 const GAME = { topiary: TOPIARY, wizards_garden: WIZARDS }[data.game];
@@ -273,6 +282,8 @@ function renderVerdict() {
     actions.append(play);
   }
   box.append(actions);
+  // On a phone the panel is under the board: bring the answer into view.
+  box.scrollIntoView({ block: "nearest" });
 }
 
 function render() {
@@ -280,7 +291,9 @@ function render() {
   $("lesson-number").textContent = `Step ${index + 1} of ${data.steps.length}`;
   $("lesson-title").textContent = current.title;
   $("lesson-task").textContent = current.task;
+  $("lesson-facts").textContent = GAME.facts();
   GAME.draw();
+  labelCells(svg, data.game);
   const choices = GAME.choices();
   if (open() && !pick && !shown.position.pending) choices.unshift(prompt(GAME.idle));
   $("lesson-choice").replaceChildren(...choices);

@@ -5,6 +5,7 @@
 
 import * as topiary from "../board/topiary.js";
 import { drawBoard as drawWizards } from "../board/wizards_garden.js";
+import { labelCells } from "./coordinates.js";
 
 const { el } = topiary;
 const figures = JSON.parse(document.getElementById("rules-figures").textContent);
@@ -20,10 +21,16 @@ function still(svg) {
   return svg;
 }
 
-function tileRow(tiles, scoring = [], label = "Tiles") {
+function tileRow(tiles, scoring = [], label = "Tiles", heading = "") {
   const row = document.createElement("p");
   row.className = "figure-tiles";
   row.setAttribute("aria-label", label);
+  if (heading) {
+    const words = document.createElement("span");
+    words.className = "figure-tiles-label";
+    words.textContent = heading;
+    row.append(words);
+  }
   for (const code of tiles) {
     const tile = topiary.miniTile(code, "figure-tile");
     if (scoring.includes(code)) {
@@ -45,19 +52,30 @@ const BOARDS = {
     });
   },
   wizards_garden(svg, shown, figure, previous) {
-    drawWizards(svg, shown.position, { previous: previous?.position.board ?? null });
+    drawWizards(svg, shown.position, {
+      previous: previous?.position.board ?? null,
+      seatName: (seat) => `player ${seat + 1}`,
+    });
+    // Flowers are what the game is scored by: say them under the board.
+    const flowers = shown.position.harvested.map(({ W, B }, seat) => `player ${seat + 1}: ${W + B}${B ? ` (${B} black)` : ""}`);
+    return `Flowers: ${flowers.join(" · ")}`;
   },
 };
 
 function panel(figure, shown, title, previous = null) {
   const wrap = document.createElement("div");
-  wrap.className = "figure-board-wrap";
+  wrap.className = `figure-board-wrap figure-${figure.game}`;
   const svg = boardSvg(title);
-  BOARDS[figure.game](svg, shown, figure, previous);
-  const label = document.createElement("p");
-  label.className = "figure-label";
-  label.textContent = title;
-  wrap.append(still(svg), label);
+  const note = BOARDS[figure.game](svg, shown, figure, previous);
+  labelCells(svg, figure.game);
+  wrap.append(still(svg));
+  for (const [text, className] of [[figure.after ? title : "", "figure-label"], [note, "figure-note"]]) {
+    if (!text) continue;
+    const line = document.createElement("p");
+    line.className = className;
+    line.textContent = text;
+    wrap.append(line);
+  }
   return wrap;
 }
 
@@ -73,5 +91,8 @@ for (const figure of figures) {
   } else {
     holder.append(panel(figure, figure.before, "The position"));
   }
-  if (figure.hand) holder.append(tileRow(figure.hand, figure.scoring, "The player's hand"));
+  if (figure.hand) {
+    const caption = figure.scoring.length ? "The hand (outlined tiles score):" : "The hand:";
+    holder.append(tileRow(figure.hand, figure.scoring, caption, caption));
+  }
 }

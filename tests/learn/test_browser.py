@@ -41,7 +41,9 @@ def test_a_rules_page_draws_every_picture_and_fits_a_phone(browser, asgi_server,
         for shown in figures:
             holder = page.locator(f'[data-figure="{shown.key}"] .figure-boards > *')
             assert holder.count() >= 1, shown.key
-            assert page.locator(f'[data-figure="{shown.key}"] figcaption').inner_text() == shown.text()
+            assert (
+                page.locator(f'[data-figure="{shown.key}"] figcaption').inner_text() == shown.text()
+            )
         tiles = sum(1 for f in figures if f.tiles or f.hand)
         assert page.locator(".figure-tiles").count() == tiles
         overflow = page.evaluate(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import zipfile
 
 import pytest
 
@@ -11,7 +13,9 @@ from learn.lessons import LESSONS, Attempt, lesson_for_slug
 from learn.models import LessonProgress
 from tests.ratings.played import make_user
 
-STEPS = [(lesson, number) for lesson in LESSONS.values() for number in range(1, len(lesson.steps) + 1)]
+STEPS = [
+    (lesson, number) for lesson in LESSONS.values() for number in range(1, len(lesson.steps) + 1)
+]
 IDS = [f"{lesson.game}-{lesson.step(number).key}" for lesson, number in STEPS]
 
 
@@ -171,8 +175,13 @@ def test_the_check_endpoint_answers_json_and_refuses_bad_bodies(client):
     assert bad.status_code == 400 and "not JSON" in bad.json()["error"]
     illegal = client.post(url, json.dumps({"steps": ["c3:N"]}), content_type="application/json")
     assert illegal.status_code == 400 and illegal.json()["error"].startswith("step 1 (c3:N)")
-    assert client.post("/learn/topiary/99/check/", {}, content_type="application/json").status_code == 404
-    assert client.post("/learn/chess/1/check/", {}, content_type="application/json").status_code == 404
+    assert (
+        client.post("/learn/topiary/99/check/", {}, content_type="application/json").status_code
+        == 404
+    )
+    assert (
+        client.post("/learn/chess/1/check/", {}, content_type="application/json").status_code == 404
+    )
     assert client.get(url).status_code == 405
 
 
@@ -193,3 +202,13 @@ def test_the_lesson_page_starts_every_step_from_the_engines_view(client):
         assert step["legal_steps"] and step["sight_lines"]
     wizards = client.get("/learn/wizards-garden/").context["data"]
     assert wizards["solved"] == [] and "sight_lines" not in wizards["steps"][0]
+
+
+@pytest.mark.django_db
+def test_a_players_lessons_are_in_their_data_export(client):
+    ann = make_user("ann")
+    check({"steps": ["a4:E"]}, user=ann)
+    client.force_login(ann)
+    archive = zipfile.ZipFile(io.BytesIO(client.get("/account/export/").content))
+    solved = json.loads(archive.read("lessons.json"))
+    assert [(row["game"], row["step"]) for row in solved] == [("topiary", "sight-line")]
