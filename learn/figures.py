@@ -219,7 +219,10 @@ TOPIARY_FIGURES = (
     Figure(
         key="notation-diagonal",
         game="topiary",
-        caption="a1:NE: a visitor below a1 looking north-east along the long diagonal to e5.",
+        caption=(
+            "a1:NE: a visitor off the corner of a1, looking north-east along the long "
+            "diagonal to e5. It sees {seen}."
+        ),
         position=topiary_position({"a1": "S1", "c3": "R4", "e5": "O5"}, visitors={"a1:NE": 0}),
         focus="a1:NE",
     ),

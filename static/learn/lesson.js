@@ -141,6 +141,14 @@ const TOPIARY = {
         if (!legal.includes(plant)) continue;
         const node = button("", { class: "hand-tile", "data-plant": tile }, () => send([...sent, plant]));
         node.append(topiary.miniTile(tile, "hand-tile-art"));
+        if (tile === pending.took) {
+          node.classList.add("taken");
+          const badge = document.createElement("span");
+          badge.className = "taken-badge";
+          badge.setAttribute("aria-hidden", "true");
+          badge.textContent = topiary.TAKE_WORDS.justTaken;
+          node.append(badge);
+        }
         node.setAttribute("aria-label", `Plant the ${topiary.tileName(tile)}${tile === pending.took ? " (just taken)" : ""}`);
         tray.append(node);
       }
