@@ -4,10 +4,34 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.games import game_definition
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
+from django.urls import reverse
+
+from engine.games import all_games, game_definition
 from learn.figures import FIGURES, Figure
 from learn.lessons import LESSONS, Lesson
 from learn.models import LessonProgress
+
+
+def rules_template(name: str) -> str | None:
+    """The rules page template of the game called ``name`` (its stored kind), if it has one."""
+    template = f"learn/rules/{name}.html"
+    try:
+        get_template(template)
+    except TemplateDoesNotExist:
+        return None
+    return template
+
+
+def game_for_slug(slug: str):
+    """The registered game whose address part is ``slug`` (``wizards-garden``), or None."""
+    return next((d for d in all_games() if d.name.replace("_", "-") == slug), None)
+
+
+def rules_url(name: str) -> str:
+    """The address of the rules page of the game called ``name``; "" when it has none."""
+    return reverse("learn:rules", args=[name]) if rules_template(name) else ""
 
 
 def position_payload(state: Any, seat: int, *, game: str, free: bool = False) -> dict:

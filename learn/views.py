@@ -12,12 +12,9 @@ import json
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.template import TemplateDoesNotExist
-from django.template.loader import get_template
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from engine.games import all_games
 from learn import selectors, services
 from learn.lessons import Lesson, lesson_for_slug
 
@@ -31,14 +28,10 @@ def _lesson_or_404(slug: str) -> Lesson:
 
 def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
     """How to play one game, with pictures drawn from engine positions."""
-    definition = next((d for d in all_games() if d.name.replace("_", "-") == slug), None)
-    if definition is None:
-        raise Http404("No such game")
-    template = f"learn/rules/{definition.name}.html"
-    try:
-        get_template(template)
-    except TemplateDoesNotExist:
-        raise Http404("No rules page for that game") from None
+    definition = selectors.game_for_slug(slug)
+    template = selectors.rules_template(definition.name) if definition else None
+    if template is None:
+        raise Http404("No rules page for that game")
     figures = selectors.rules_figures(definition.name)
     context = {
         "definition": definition,

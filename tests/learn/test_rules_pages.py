@@ -106,3 +106,24 @@ def test_the_lobby_games_replays_and_puzzle_link_to_the_rules(client):
         assert f'href="/rules/{slug}/"' in client.get(f"/games/{game.pk}/replay/").content.decode()
     assert 'href="/rules/topiary/"' in client.get("/puzzles/").content.decode()
     assert 'href="/learn/"' in client.get("/").content.decode()
+
+
+@pytest.mark.django_db
+def test_a_game_without_a_rules_page_links_to_none(client):
+    from engine.games import register, unregister
+    from tests.games import three_in_a_row
+
+    register(three_in_a_row.GAME)
+    try:
+        assert (
+            client.get(f"/rules/{three_in_a_row.GAME.name.replace('_', '-')}/").status_code == 404
+        )
+        ann, bob = make_user("ann"), make_user("bob")
+        game = play_game([ann, bob], kind=three_in_a_row.GAME.name)
+        client.force_login(ann)
+        page = client.get(f"/game/{game.pk}/").content.decode()
+        assert "/rules/" not in page.split("</nav>", 1)[1]
+        lobby = client.get("/play/").content.decode()
+        assert three_in_a_row.GAME.title not in lobby.split('class="learn-note')[1].split("</p>")[0]
+    finally:
+        unregister(three_in_a_row.GAME.name)
