@@ -177,6 +177,15 @@ const TOPIARY = {
   },
   idle: "Choose a circle around the garden: its line lights up and the points it would score show.",
   facts: () => "",
+  // After a move: what the new visitor sees and scores, as the engine counted it.
+  summary() {
+    const pos = verdictFocus();
+    if (!pos) return "";
+    const sight = (shown.sight_lines ?? []).find((line) => line.position === pos);
+    if (!sight) return "";
+    const seen = sight.seen.map(({ tile }) => topiary.tileName(tile)).join(", ") || "nothing";
+    return `Your visitor at ${pos} sees ${seen}: ${sight.points} point${sight.points === 1 ? "" : "s"}.`;
+  },
 };
 
 function verdictFocus() {
@@ -225,6 +234,7 @@ const WIZARDS = {
     });
     return `Flowers: you ${mine}, your opponent ${theirs}.`;
   },
+  summary: () => "",
 };
 
 const GAME = { topiary: TOPIARY, wizards_garden: WIZARDS }[data.game];
@@ -272,6 +282,13 @@ function renderVerdict() {
   const strong = document.createElement("strong");
   strong.textContent = `${words} `;
   box.append(strong, verdict.message);
+  const summary = verdict.status === "error" ? "" : GAME.summary();
+  if (summary) {
+    const line = document.createElement("p");
+    line.className = "lesson-summary";
+    line.textContent = summary;
+    box.append(line);
+  }
   const actions = document.createElement("p");
   actions.className = "cluster";
   if (verdict.status !== "right") {
