@@ -98,7 +98,17 @@ if not DEBUG and not env("SECRET_KEY"):
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
-LOCAL_APPS = ["accounts", "chat", "games", "ratings", "puzzles", "tournaments", "api", "analysis"]
+LOCAL_APPS = [
+    "accounts",
+    "chat",
+    "games",
+    "ratings",
+    "puzzles",
+    "tournaments",
+    "api",
+    "analysis",
+    "learn",
+]
 OPERATIONS_APPS = ["health_check", "django_prometheus"]
 INSTALLED_APPS = [
     "daphne",

@@ -17,6 +17,7 @@ urlpatterns = [
     path("tournaments/", include("tournaments.urls")),
     path("", include("api.urls")),
     path("", include("analysis.urls")),
+    path("", include("learn.urls")),
     path("api/", api_urls),
     path("admin/", admin.site.urls),
     # Operations: see topiary_site/health.py and topiary_site/metrics.py.

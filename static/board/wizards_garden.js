@@ -4,7 +4,7 @@
 
 import { el, titled } from "./common.js";
 
-const BED = 80;
+export const BED = 80;
 const GAP = 6;
 const EDGE = 20;
 const FILES = "abcd";

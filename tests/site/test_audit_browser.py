@@ -2,8 +2,8 @@
 
 One walk through the site (home, lobby, games in play for both games and 2, 3 and 4
 players, an open table, a game over, the puzzle and its archive, a replay, a history, a
-profile, the leaderboards, the tournaments, the account pages) at 360x740, 390x844 and
-1280x800, asserting on each page:
+profile, the leaderboards, the tournaments, the account pages, the rules pages and the
+lessons) at 360x740, 390x844 and 1280x800, asserting on each page:
 
 - no horizontal scrolling;
 - on the phone sizes, every interactive target at least 44x44 CSS px (links inside a
@@ -293,6 +293,11 @@ def pages_to_visit(data: dict) -> list[tuple[str, str | None, str]]:
         ("tournaments", "ann", "/tournaments/"),
         ("tournament", "ann", f"/tournaments/{data['tournament']}/"),
         ("password", "ann", "/accounts/password/"),
+        ("rules-topiary", None, "/rules/topiary/"),
+        ("rules-wizards-garden", None, "/rules/wizards-garden/"),
+        ("learn", "ann", "/learn/"),
+        ("lesson-topiary", None, "/learn/topiary/"),
+        ("lesson-wizards-garden", "ann", "/learn/wizards-garden/"),
     ]
     for name, game_id in live.items():
         pages.append((f"play-{name}", movers[name].username, f"/game/{game_id}/"))
@@ -344,6 +349,8 @@ def test_every_page_fits_every_screen(browser, asgi_server, tmp_path_factory):
                     page.wait_for_selector(".alert-note")
                 if page.locator("[data-chat]").count():
                     page.wait_for_selector("[data-chat] .chat-room", state="attached")
+                if name.startswith("lesson-"):
+                    page.wait_for_selector("#lesson-board > *", state="attached")
                 page.wait_for_timeout(150)
                 page.screenshot(path=str(shots / f"{size}-{name}.png"), full_page=True)
                 # The puzzle's free positions: see test_the_puzzles_free_positions_fit_a_finger.

@@ -1,0 +1,1 @@
+"""The learn app: rules pages and lessons."""
