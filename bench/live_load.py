@@ -198,6 +198,8 @@ class Tally:
         self.moves = 0
         self.connect_failures = 0
         self.resyncs = 0
+        self.refused: dict[str, int] = {}
+        self.connect_s: list[float] = []
         self.measuring = False
 
 
@@ -215,6 +217,7 @@ async def player(url: str, origin: str, cookie: str, game_ids, think, deadline, 
     for game_id in game_ids:
         if time.monotonic() >= deadline["at"]:
             return
+        connect_started = time.monotonic()
         try:
             ws = await connect(
                 f"{url}/ws/game/{game_id}/",
@@ -222,10 +225,12 @@ async def player(url: str, origin: str, cookie: str, game_ids, think, deadline, 
                 open_timeout=60,
                 max_size=None,
             )
-        except Exception:
+        except Exception as error:
             tally.connect_failures += 1
+            tally.refused[f"connect: {error!r}"[:80]] = 1
             ready.release()
             return
+        tally.connect_s.append(time.monotonic() - connect_started)
         ready.release()
         snapshot = None
         sent_at = None
@@ -257,6 +262,7 @@ async def player(url: str, origin: str, cookie: str, game_ids, think, deadline, 
                         sent_at = None
                 elif frame_type == "refused":
                     sent_at = None
+                    tally.refused[frame.get("code")] = tally.refused.get(frame.get("code"), 0) + 1
                     if snapshot is None or frame.get("ply") != snapshot["ply"]:
                         tally.resyncs += 1
                         await ws.send(json.dumps({"type": "resync"}))
@@ -496,7 +502,11 @@ def run_size(args, root: Path, games: int) -> dict:
         check=True,
     )
     pairs = json.loads(setup.stdout.strip().splitlines()[-1])
-    processes = [name for name in ("worker", "bots", "beat") if name in procfile(root)]
+    # An idle hold needs no workers; without them it can share a Redis db with a bench run
+    # (set CHANNEL_PREFIX / CACHE_PREFIX apart) without either's workers taking the other's tasks.
+    processes = [
+        name for name in ("worker", "bots", "beat") if name in procfile(root) and not args.idle
+    ]
     procs = {name: start(root, name, env, args.logs) for name in processes}
     # ``--web N``: N daphne processes on ports of their own, sharing the Redis layer.
     ports = [port, *(free_port() for _ in range(args.web - 1))]
@@ -563,6 +573,11 @@ def run_size(args, root: Path, games: int) -> dict:
         "cpu_ms_per_move": cpu,
         "connect_failures": tally.connect_failures,
         "resyncs": tally.resyncs,
+        "refused": tally.refused,
+        "connect_p50_p99_s": [
+            round(percentile(tally.connect_s, 0.5) or 0, 2),
+            round(percentile(tally.connect_s, 0.99) or 0, 2),
+        ],
         "echo_p50_ms": ms(percentile(echo_rtts, 0.5)),
         "echo_p99_ms": ms(percentile(echo_rtts, 0.99)),
     }

@@ -253,11 +253,10 @@ class GameConsumer(_RenewingConsumer):
             await self.send_json(_bad_request(None, "messages are JSON objects"))
 
     async def frame(self, event):
-        frame = event["frame"]
-        if frame.get("type") in ("state", "move", "takeback"):
-            await self._send_snapshot(frame)
-        else:
-            await self.send_json(frame)
+        # The frame comes written as JSON (games.live.frame_event): sent as it is.
+        if event["order"] is not None:
+            self.sent = max(self.sent, tuple(event["order"]))
+        await self.send(text_data=event["text"])
 
 
 class LobbyConsumer(_RenewingConsumer):

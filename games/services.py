@@ -47,6 +47,17 @@ BOT_REQUEUE_EVERY = 15
 #: A finished game still unscored after this is scored again by the sweep.
 SCORE_OVERDUE = timedelta(seconds=20)
 BOT_LEVELS = ("random", "greedy", "strong")
+#: What a move that does not end the game changes in its row (``_move_apply``, ``_turn_begin``):
+#: saving only these spares every move compiling and sending the rest of the row.
+MOVE_FIELDS = (
+    "moves",
+    "ply",
+    "takeback_offer",
+    "state",
+    "turn_started_at",
+    "bot_to_move",
+    "deadline",
+)
 
 
 class Refused(Exception):
@@ -596,7 +607,7 @@ def _move_apply(
             _queue_bot(game)
         if seat_fields:
             seat.save(update_fields=seat_fields)
-        game.save()
+        game.save(update_fields=MOVE_FIELDS)
         _after_commit_game(game, "move")
         return None
     if game.is_live and not seat.forfeit:
@@ -609,7 +620,7 @@ def _move_apply(
         _game_end(game, termination="normal", now=now, frame_type="move")
         return None
     _turn_begin(game, seats, after, now)
-    game.save()
+    game.save(update_fields=MOVE_FIELDS)
     _after_commit_game(game, "move")
     return None
 
