@@ -82,6 +82,15 @@ def frame_event(frame: dict, text: str | None = None) -> dict:
     return {"type": "frame", "text": text or json.dumps(frame), "order": order}
 
 
+async def send_each_async(groups: list[str], frame: dict) -> None:
+    """``send_each`` from the event loop (a socket's own push); a failure is logged."""
+    event = frame_event(frame)
+    try:
+        await _send_all([(group, event) for group in groups])
+    except Exception as error:
+        log.warning("push to %s failed, clients will resync: %r", ", ".join(groups), error)
+
+
 def push_frames(frames: list[tuple[str, dict]]) -> None:
     """Send each ``(group, frame)``: every socket of the group gets the frame as it is.
 
