@@ -201,105 +201,158 @@ class Tally:
         self.refused: dict[str, int] = {}
         self.connect_s: list[float] = []
         self.measuring = False
+        #: The Redis restart run: players reconnect and resend like the page does.
+        self.reconnect = False
+        self.reconnects = 0
+        #: (pair, when) of every move measured: a pair is known by its first game id.
+        self.completed: list[tuple[int, float]] = []
 
 
 def order(frame: dict) -> tuple[int, int]:
     return frame.get("takebacks") or 0, frame.get("ply") or 0
 
 
+#: The game page's heartbeat (static/games/game.js): a ping every 20 s.
+HEARTBEAT = 20
+
+
 async def player(url: str, origin: str, cookie: str, game_ids, think, deadline, tally, ready):
     """One player's page: plays its games in turn, following PROTOCOL.md's keeping in step.
 
-    ``deadline["at"]`` is when to stop (moved to "now" when the measurement ends).
+    ``deadline["at"]`` is when to stop (moved to "now" when the measurement ends). With
+    ``tally.reconnect`` (the Redis restart run) it also behaves like the page across a
+    fault: a socket that closes is opened again with the page's backoff, a move that got
+    no answer is sent again, and a ping goes out every HEARTBEAT seconds.
     """
     from websockets.asyncio.client import connect
 
+    first = True
     for game_id in game_ids:
         if time.monotonic() >= deadline["at"]:
             return
-        connect_started = time.monotonic()
-        try:
-            ws = await connect(
-                f"{url}/ws/game/{game_id}/",
-                additional_headers={"Origin": origin, "Cookie": cookie},
-                open_timeout=60,
-                max_size=None,
-            )
-        except Exception as error:
-            tally.connect_failures += 1
-            tally.refused[f"connect: {error!r}"[:80]] = 1
-            ready.release()
-            return
-        tally.connect_s.append(time.monotonic() - connect_started)
-        ready.release()
         snapshot = None
         sent_at = None
+        resend = False
         mover = None
-        try:
-            while time.monotonic() < deadline["at"]:
-                try:
-                    raw = await asyncio.wait_for(ws.recv(), 5)
-                except TimeoutError:
+        delay = 0.5
+        finished = False
+        while not finished and time.monotonic() < deadline["at"]:
+            connect_started = time.monotonic()
+            try:
+                ws = await connect(
+                    f"{url}/ws/game/{game_id}/",
+                    additional_headers={"Origin": origin, "Cookie": cookie},
+                    open_timeout=60,
+                    max_size=None,
+                )
+            except Exception as error:
+                if tally.reconnect and not first:
+                    tally.reconnects += 1
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, 10)
                     continue
-                frame = json.loads(raw)
-                frame_type = frame["type"]
-                if frame_type in ("state", "move"):
-                    if (
-                        snapshot is not None
-                        and frame_type == "move"
+                tally.connect_failures += 1
+                tally.refused[f"connect: {error!r}"[:80]] = 1
+                if first:
+                    ready.release()
+                return
+            tally.connect_s.append(time.monotonic() - connect_started)
+            if first:
+                ready.release()
+                first = False
+            delay = 0.5
+            pinged = time.monotonic()
+            try:
+                while time.monotonic() < deadline["at"]:
+                    if tally.reconnect and time.monotonic() - pinged >= HEARTBEAT:
+                        pinged = time.monotonic()
+                        await ws.send(json.dumps({"type": "ping"}))
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), 5)
+                    except TimeoutError:
+                        continue
+                    frame = json.loads(raw)
+                    frame_type = frame["type"]
+                    if frame_type in ("state", "move"):
+                        if (
+                            snapshot is not None
+                            and frame_type == "move"
+                            and order(frame) > order(snapshot)
+                            and frame["ply"] != snapshot["ply"] + 1
+                        ):
+                            tally.resyncs += 1
+                            await ws.send(json.dumps({"type": "resync"}))
+                            continue
+                        if snapshot is None or order(frame) >= order(snapshot):
+                            snapshot = frame
+                        if sent_at is not None and snapshot["ply"] > sent_at[1]:
+                            if tally.measuring:
+                                tally.rtts.append(time.monotonic() - sent_at[0])
+                                tally.moves += 1
+                                tally.completed.append((game_ids[0], time.monotonic()))
+                            sent_at = None
+                            resend = False
+                    elif frame_type == "refused":
+                        sent_at = None
+                        code = frame.get("code")
+                        tally.refused[code] = tally.refused.get(code, 0) + 1
+                        if snapshot is None or frame.get("ply") != snapshot["ply"]:
+                            tally.resyncs += 1
+                            await ws.send(json.dumps({"type": "resync"}))
+                        continue
+                    elif (
+                        frame_type in ("presence", "pong")
+                        and snapshot
                         and order(frame) > order(snapshot)
-                        and frame["ply"] != snapshot["ply"] + 1
                     ):
                         tally.resyncs += 1
                         await ws.send(json.dumps({"type": "resync"}))
                         continue
-                    if snapshot is None or order(frame) >= order(snapshot):
-                        snapshot = frame
-                    if sent_at is not None and snapshot["ply"] > sent_at[1]:
-                        if tally.measuring:
-                            tally.rtts.append(time.monotonic() - sent_at[0])
-                            tally.moves += 1
-                        sent_at = None
-                elif frame_type == "refused":
-                    sent_at = None
-                    tally.refused[frame.get("code")] = tally.refused.get(frame.get("code"), 0) + 1
-                    if snapshot is None or frame.get("ply") != snapshot["ply"]:
-                        tally.resyncs += 1
-                        await ws.send(json.dumps({"type": "resync"}))
-                    continue
-                elif (
-                    frame_type in ("presence", "pong")
-                    and snapshot
-                    and order(frame) > order(snapshot)
-                ):
-                    tally.resyncs += 1
-                    await ws.send(json.dumps({"type": "resync"}))
-                    continue
-                if snapshot is None or snapshot["status"] != "active":
-                    if snapshot is not None and snapshot["status"] in ("finished", "aborted"):
-                        break
-                    continue
-                mine = snapshot["to_move"] == snapshot["you"]
-                if mine and sent_at is None and (mover is None or mover.done()):
-                    ply, moves = snapshot["ply"], snapshot["legal_moves"]
+                    if snapshot is None or snapshot["status"] != "active":
+                        if snapshot is not None and snapshot["status"] in ("finished", "aborted"):
+                            finished = True
+                            break
+                        continue
+                    mine = snapshot["to_move"] == snapshot["you"]
+                    idle = mover is None or mover.done()
+                    if mine and (sent_at is None or resend) and idle:
+                        ply, moves = snapshot["ply"], snapshot["legal_moves"]
+                        # A move sent again after a fault keeps the time it was first sent.
+                        since = sent_at[0] if sent_at is not None and sent_at[1] == ply else None
+                        resend = False
 
-                    async def move_later(ws=ws, ply=ply, moves=moves):
-                        nonlocal sent_at
-                        await asyncio.sleep(think)
-                        sent_at = (time.monotonic(), ply)
-                        move = moves[ply % len(moves)]
-                        await ws.send(json.dumps({"type": "move", "ply": ply, "move": move}))
+                        async def move_later(ws=ws, ply=ply, moves=moves, since=since):
+                            nonlocal sent_at
+                            if since is None:
+                                await asyncio.sleep(think)
+                            sent_at = (since or time.monotonic(), ply)
+                            move = moves[ply % len(moves)]
+                            await ws.send(json.dumps({"type": "move", "ply": ply, "move": move}))
 
-                    mover = asyncio.ensure_future(move_later())
-        finally:
-            if mover is not None:
-                mover.cancel()
-            await ws.close()
+                        mover = asyncio.ensure_future(move_later())
+            except Exception as error:
+                if not tally.reconnect:
+                    raise
+                tally.reconnects += 1
+                tally.refused[f"closed: {type(error).__name__}"] = 1
+                # Whatever was in flight: the next snapshot says whether it was played.
+                snapshot = None
+                resend = sent_at is not None
+                await asyncio.sleep(delay)
+            finally:
+                if mover is not None:
+                    mover.cancel()
+                await ws.close()
 
 
-async def drive_site(servers, pairs, think, seconds, sample) -> dict:
-    """Play every pair's games; pair i talks to ``servers[i % len(servers)]`` (url, origin)."""
+async def drive_site(servers, pairs, think, seconds, sample, fault=None) -> dict:
+    """Play every pair's games; pair i talks to ``servers[i % len(servers)]`` (url, origin).
+
+    ``fault``: a coroutine function run once the measurement starts (the Redis restart);
+    what it returns is reported, with how long the games took to move again after it.
+    """
     tally = Tally()
+    tally.reconnect = fault is not None
     ready = asyncio.Semaphore(0)
     deadline = {"at": time.monotonic() + 3600}  # brought forward when the measurement ends
 
@@ -326,6 +379,7 @@ async def drive_site(servers, pairs, think, seconds, sample) -> dict:
     before = sample()
     started = time.monotonic()
     tally.measuring = True
+    faulted = asyncio.ensure_future(fault()) if fault is not None else None
     await asyncio.sleep(seconds)
     tally.measuring = False
     elapsed = time.monotonic() - started
@@ -335,7 +389,90 @@ async def drive_site(servers, pairs, think, seconds, sample) -> dict:
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    return {"tally": tally, "elapsed": elapsed, "cpu": {k: after[k] - before[k] for k in after}}
+    out = {"tally": tally, "elapsed": elapsed, "cpu": {k: after[k] - before[k] for k in after}}
+    if faulted is not None:
+        out["fault"] = {**await faulted, **recovery(tally.completed, await faulted)}
+    return out
+
+
+def recovery(completed: list[tuple[int, float]], fault: dict) -> dict:
+    """How long games that were moving before the fault took to move again.
+
+    A game counts if one of its moves completed in the 10 s before the fault began;
+    ``back_s`` is from the service being back to the game's next completed move, ``gap_s``
+    the longest time the game went without a completed move across the fault.
+    """
+    down, back = fault["down_at"], fault["back_at"]
+    before: dict[int, float] = {}
+    after: dict[int, float] = {}
+    for game_id, at in completed:
+        if down - 10 <= at <= down:
+            before[game_id] = max(before.get(game_id, at), at)
+        elif at > down and game_id not in after:
+            after[game_id] = at
+    backs = sorted(after[g] - back for g in before if g in after)
+    gaps = sorted(after[g] - before[g] for g in before if g in after)
+    return {
+        "games_moving_before": len(before),
+        "games_not_moving_again": sum(1 for g in before if g not in after),
+        "back_p50_s": round(percentile(backs, 0.5) or 0, 2),
+        "back_max_s": round(backs[-1], 2) if backs else None,
+        "gap_p50_s": round(percentile(gaps, 0.5) or 0, 2),
+        "gap_max_s": round(gaps[-1], 2) if gaps else None,
+    }
+
+
+class OwnRedis:
+    """A redis-server of the run's own on a free port, to stop and start (``--redis-restart``)."""
+
+    def __init__(self, logs: Path):
+        self.port = free_port()
+        self.logs = logs
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.logs),
+            ],
+            stdout=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        wait_listening(self.port, self.proc)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(20)
+
+
+def redis_restart(redis: OwnRedis, after: float, down: float):
+    """The fault of ``--redis-restart``: Redis stops ``after`` s in, for ``down`` s."""
+
+    async def fault() -> dict:
+        await asyncio.sleep(after)
+        down_at = time.monotonic()
+        await asyncio.to_thread(redis.stop)
+        await asyncio.sleep(down)
+        await asyncio.to_thread(redis.start)
+        back_at = time.monotonic()
+        return {"redis_down_s": round(back_at - down_at, 2), "down_at": down_at, "back_at": back_at}
+
+    return fault
 
 
 async def drive_idle(url, origin, pairs, seconds) -> dict:
@@ -474,6 +611,11 @@ def run_size(args, root: Path, games: int) -> dict:
         "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/topiary_bench"
     )
     redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/15")
+    own_redis = None
+    if args.redis_restart:
+        own_redis = OwnRedis(args.logs)
+        own_redis.start()
+        redis_url = own_redis.url
     database_fresh(database_url)
     if args.flush_redis:
         import redis
@@ -547,6 +689,9 @@ def run_size(args, root: Path, games: int) -> dict:
                 args.think,
                 args.seconds,
                 sample,
+                None
+                if own_redis is None
+                else redis_restart(own_redis, args.seconds / 3, args.redis_restart),
             )
         )
         echo_rtts = asyncio.run(
@@ -557,6 +702,8 @@ def run_size(args, root: Path, games: int) -> dict:
         echo.wait()
         for proc in procs.values():
             stop(proc)
+        if own_redis is not None:
+            own_redis.stop()
     tally = site["tally"]
     moves = max(tally.moves, 1)
     cpu = {name: round(seconds * 1000 / moves, 2) for name, seconds in site["cpu"].items()}
@@ -578,6 +725,8 @@ def run_size(args, root: Path, games: int) -> dict:
             round(percentile(tally.connect_s, 0.5) or 0, 2),
             round(percentile(tally.connect_s, 0.99) or 0, 2),
         ],
+        "reconnects": tally.reconnects,
+        **({"redis_restart": site["fault"]} if "fault" in site else {}),
         "echo_p50_ms": ms(percentile(echo_rtts, 0.5)),
         "echo_p99_ms": ms(percentile(echo_rtts, 0.99)),
     }
@@ -596,6 +745,12 @@ def main() -> None:
         "--idle",
         type=float,
         help="hold every socket open, sending nothing, for this many seconds; count closes",
+    )
+    parser.add_argument(
+        "--redis-restart",
+        type=float,
+        help="run a Redis of its own and stop it for this many seconds a third of the way "
+        "in; report how long games took to move again (players reconnect like the page)",
     )
     parser.add_argument("--setup", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--echo-server", type=int, help=argparse.SUPPRESS)
