@@ -12,7 +12,8 @@ Reported per size: move round trip p50/p99 (send to the mover's own ``move`` fra
 moves/s, server CPU per move (daphne + the PostgreSQL backends of the bench database
 + the Redis server, from /proc and INFO; Redis is machine-wide), sockets that failed
 to connect, and the echo's p99. Loopback only; every loop is bounded by the run time.
-``--web 2`` runs two daphne processes behind the same Redis (pairs split between them).
+``--web 2`` runs two daphne processes behind the same Redis (pairs split between them);
+``--web 1 2`` runs one, then two, for each size in the same script run.
 ``--idle 3600`` instead holds one socket per player open for an hour sending nothing
 (pushed frames are read) and reports how many the server kept open and the close codes.
 
@@ -606,7 +607,7 @@ def ms(value: float | None) -> float | None:
 # --------------------------------------------------------------------------- one run
 
 
-def run_size(args, root: Path, games: int) -> dict:
+def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
     database_url = os.environ.get(
         "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/topiary_bench"
     )
@@ -651,7 +652,7 @@ def run_size(args, root: Path, games: int) -> dict:
     ]
     procs = {name: start(root, name, env, args.logs) for name in processes}
     # ``--web N``: N daphne processes on ports of their own, sharing the Redis layer.
-    ports = [port, *(free_port() for _ in range(args.web - 1))]
+    ports = [port, *(free_port() for _ in range(web_count - 1))]
     webs = [start(root, "web", {**env, "PORT": str(each)}, args.logs) for each in ports]
     procs.update({f"web{index}": web for index, web in enumerate(webs)})
     echo_port = free_port()
@@ -711,7 +712,8 @@ def run_size(args, root: Path, games: int) -> dict:
     return {
         "games": games,
         "root": str(root),
-        "web_processes": args.web,
+        "web_processes": web_count,
+        "load_average": [round(load, 2) for load in os.getloadavg()],
         "moves": tally.moves,
         "moves_per_s": round(tally.moves / site["elapsed"], 1),
         "rtt_p50_ms": ms(percentile(tally.rtts, 0.5)),
@@ -740,7 +742,13 @@ def main() -> None:
     parser.add_argument("--root", type=Path, default=HERE.parent)
     parser.add_argument("--logs", type=Path, default=Path("/tmp/topiary-live-load"))
     parser.add_argument("--flush-redis", action="store_true")
-    parser.add_argument("--web", type=int, default=1, help="daphne processes (one Redis)")
+    parser.add_argument(
+        "--web",
+        type=int,
+        nargs="+",
+        default=[1],
+        help="daphne processes (one Redis); several counts are run one after the other per size",
+    )
     parser.add_argument(
         "--idle",
         type=float,
@@ -770,7 +778,8 @@ def main() -> None:
 
     print(json.dumps({"machine": describe()}), flush=True)
     for games in args.games:
-        print(json.dumps(run_size(args, args.root.resolve(), games)), flush=True)
+        for web in args.web:
+            print(json.dumps(run_size(args, args.root.resolve(), games, web)), flush=True)
 
 
 if __name__ == "__main__":
