@@ -213,6 +213,18 @@ def order(frame: dict) -> tuple[int, int]:
     return frame.get("takebacks") or 0, frame.get("ply") or 0
 
 
+async def game_socket(url: str, origin: str, cookie: str, game_id: int):
+    """A player's socket of a game, as its page opens it."""
+    from websockets.asyncio.client import connect
+
+    return await connect(
+        f"{url}/ws/game/{game_id}/",
+        additional_headers={"Origin": origin, "Cookie": cookie},
+        open_timeout=60,
+        max_size=None,
+    )
+
+
 #: The game page's heartbeat (static/games/game.js): a ping every 20 s.
 HEARTBEAT = 20
 
@@ -225,7 +237,6 @@ async def player(url: str, origin: str, cookie: str, game_ids, think, deadline, 
     fault: a socket that closes is opened again with the page's backoff, a move that got
     no answer is sent again, and a ping goes out every HEARTBEAT seconds.
     """
-    from websockets.asyncio.client import connect
 
     first = True
     for game_id in game_ids:
@@ -240,12 +251,7 @@ async def player(url: str, origin: str, cookie: str, game_ids, think, deadline, 
         while not finished and time.monotonic() < deadline["at"]:
             connect_started = time.monotonic()
             try:
-                ws = await connect(
-                    f"{url}/ws/game/{game_id}/",
-                    additional_headers={"Origin": origin, "Cookie": cookie},
-                    open_timeout=60,
-                    max_size=None,
-                )
+                ws = await game_socket(url, origin, cookie, game_id)
             except Exception as error:
                 if tally.reconnect and not first:
                     tally.reconnects += 1
@@ -482,7 +488,6 @@ async def drive_idle(url, origin, pairs, seconds) -> dict:
     Frames the server pushes are read (as a page would); a socket the server closes
     is counted with its close code and when it closed.
     """
-    from websockets.asyncio.client import connect
 
     closed: dict[str, int] = {}
     first_close = {"at": None}
@@ -492,12 +497,7 @@ async def drive_idle(url, origin, pairs, seconds) -> dict:
     async def hold(cookie: str, game_id: int) -> bool:
         nonlocal failures
         try:
-            ws = await connect(
-                f"{url}/ws/game/{game_id}/",
-                additional_headers={"Origin": origin, "Cookie": cookie},
-                open_timeout=60,
-                max_size=None,
-            )
+            ws = await game_socket(url, origin, cookie, game_id)
         except Exception:
             failures += 1
             return False
