@@ -264,9 +264,6 @@ async def player(url: str, origin: str, cookie: str, game_ids, think, deadline, 
                     ready.release()
                 return
             tally.connect_s.append(time.monotonic() - connect_started)
-            if first:
-                ready.release()
-                first = False
             delay = 0.5
             pinged = time.monotonic()
             try:
@@ -280,6 +277,11 @@ async def player(url: str, origin: str, cookie: str, game_ids, think, deadline, 
                         continue
                     frame = json.loads(raw)
                     frame_type = frame["type"]
+                    if first and frame_type == "state":
+                        # The measurement starts once every first socket has its snapshot
+                        # (a server may accept a socket before its database work is done).
+                        ready.release()
+                        first = False
                     if frame_type in ("state", "move"):
                         if (
                             snapshot is not None
@@ -339,6 +341,8 @@ async def player(url: str, origin: str, cookie: str, game_ids, think, deadline, 
                         mover = asyncio.ensure_future(move_later())
             except Exception as error:
                 if not tally.reconnect:
+                    if first:  # never to be measured: do not hold the start up
+                        ready.release()
                     raise
                 tally.reconnects += 1
                 tally.refused[f"closed: {type(error).__name__}"] = 1
@@ -382,7 +386,7 @@ async def drive_site(servers, pairs, think, seconds, sample, fault=None) -> dict
             tasks.append(asyncio.ensure_future(run_player(index, pair, seat)))
     for _ in range(len(tasks)):
         await ready.acquire()
-    # Every first socket is open: measure from now for ``seconds``.
+    # Every first socket has its first snapshot: measure from now for ``seconds``.
     before = sample()
     started = time.monotonic()
     tally.measuring = True
