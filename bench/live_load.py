@@ -637,7 +637,7 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
         "PORT": str(port),
         "HOST": "127.0.0.1",
         "CELERY_BEAT_SCHEDULE_FILENAME": str(args.logs / f"beat-{port}"),
-        "LOG_LEVEL": "WARNING",
+        "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "WARNING"),
         "PYTHONUNBUFFERED": "1",
     }
     # Set up in a child: Django is configured once per process, with that root's code.
