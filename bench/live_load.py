@@ -12,7 +12,8 @@ Reported per size: move round trip p50/p99 (send to the mover's own ``move`` fra
 moves/s, server CPU per move (daphne + the PostgreSQL backends of the bench database
 + the Redis server, from /proc and INFO; Redis is machine-wide), sockets that failed
 to connect, and the echo's p99. Loopback only; every loop is bounded by the run time.
-``--web 2`` runs two daphne processes behind the same Redis (pairs split between them).
+``--web 2`` runs two daphne processes behind the same Redis (pairs split between them);
+``--web 1 2`` runs one, then two, for each size in the same script run.
 ``--idle 3600`` instead holds one socket per player open for an hour sending nothing
 (pushed frames are read) and reports how many the server kept open and the close codes.
 
@@ -198,102 +199,171 @@ class Tally:
         self.moves = 0
         self.connect_failures = 0
         self.resyncs = 0
+        self.refused: dict[str, int] = {}
+        self.connect_s: list[float] = []
         self.measuring = False
+        #: The Redis restart run: players reconnect and resend like the page does.
+        self.reconnect = False
+        self.reconnects = 0
+        #: (pair, when) of every move measured: a pair is known by its first game id.
+        self.completed: list[tuple[int, float]] = []
 
 
 def order(frame: dict) -> tuple[int, int]:
     return frame.get("takebacks") or 0, frame.get("ply") or 0
 
 
+async def game_socket(url: str, origin: str, cookie: str, game_id: int):
+    """A player's socket of a game, as its page opens it."""
+    from websockets.asyncio.client import connect
+
+    return await connect(
+        f"{url}/ws/game/{game_id}/",
+        additional_headers={"Origin": origin, "Cookie": cookie},
+        open_timeout=60,
+        max_size=None,
+    )
+
+
+#: The game page's heartbeat (static/games/game.js): a ping every 20 s.
+HEARTBEAT = 20
+
+
 async def player(url: str, origin: str, cookie: str, game_ids, think, deadline, tally, ready):
     """One player's page: plays its games in turn, following PROTOCOL.md's keeping in step.
 
-    ``deadline["at"]`` is when to stop (moved to "now" when the measurement ends).
+    ``deadline["at"]`` is when to stop (moved to "now" when the measurement ends). With
+    ``tally.reconnect`` (the Redis restart run) it also behaves like the page across a
+    fault: a socket that closes is opened again with the page's backoff, a move that got
+    no answer is sent again, and a ping goes out every HEARTBEAT seconds.
     """
-    from websockets.asyncio.client import connect
 
+    first = True
     for game_id in game_ids:
         if time.monotonic() >= deadline["at"]:
             return
-        try:
-            ws = await connect(
-                f"{url}/ws/game/{game_id}/",
-                additional_headers={"Origin": origin, "Cookie": cookie},
-                open_timeout=60,
-                max_size=None,
-            )
-        except Exception:
-            tally.connect_failures += 1
-            ready.release()
-            return
-        ready.release()
         snapshot = None
         sent_at = None
+        resend = False
         mover = None
-        try:
-            while time.monotonic() < deadline["at"]:
-                try:
-                    raw = await asyncio.wait_for(ws.recv(), 5)
-                except TimeoutError:
+        delay = 0.5
+        finished = False
+        while not finished and time.monotonic() < deadline["at"]:
+            connect_started = time.monotonic()
+            try:
+                ws = await game_socket(url, origin, cookie, game_id)
+            except Exception as error:
+                if tally.reconnect and not first:
+                    tally.reconnects += 1
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, 10)
                     continue
-                frame = json.loads(raw)
-                frame_type = frame["type"]
-                if frame_type in ("state", "move"):
-                    if (
-                        snapshot is not None
-                        and frame_type == "move"
+                tally.connect_failures += 1
+                tally.refused[f"connect: {error!r}"[:80]] = 1
+                if first:
+                    ready.release()
+                return
+            tally.connect_s.append(time.monotonic() - connect_started)
+            delay = 0.5
+            pinged = time.monotonic()
+            try:
+                while time.monotonic() < deadline["at"]:
+                    if tally.reconnect and time.monotonic() - pinged >= HEARTBEAT:
+                        pinged = time.monotonic()
+                        await ws.send(json.dumps({"type": "ping"}))
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), 5)
+                    except TimeoutError:
+                        continue
+                    frame = json.loads(raw)
+                    frame_type = frame["type"]
+                    if first and frame_type == "state":
+                        # The measurement starts once every first socket has its snapshot
+                        # (a server may accept a socket before its database work is done).
+                        ready.release()
+                        first = False
+                    if frame_type in ("state", "move"):
+                        if (
+                            snapshot is not None
+                            and frame_type == "move"
+                            and order(frame) > order(snapshot)
+                            and frame["ply"] != snapshot["ply"] + 1
+                        ):
+                            tally.resyncs += 1
+                            await ws.send(json.dumps({"type": "resync"}))
+                            continue
+                        if snapshot is None or order(frame) >= order(snapshot):
+                            snapshot = frame
+                        if sent_at is not None and snapshot["ply"] > sent_at[1]:
+                            if tally.measuring:
+                                tally.rtts.append(time.monotonic() - sent_at[0])
+                                tally.moves += 1
+                                tally.completed.append((game_ids[0], time.monotonic()))
+                            sent_at = None
+                            resend = False
+                    elif frame_type == "refused":
+                        sent_at = None
+                        code = frame.get("code")
+                        tally.refused[code] = tally.refused.get(code, 0) + 1
+                        if snapshot is None or frame.get("ply") != snapshot["ply"]:
+                            tally.resyncs += 1
+                            await ws.send(json.dumps({"type": "resync"}))
+                        continue
+                    elif (
+                        frame_type in ("presence", "pong")
+                        and snapshot
                         and order(frame) > order(snapshot)
-                        and frame["ply"] != snapshot["ply"] + 1
                     ):
                         tally.resyncs += 1
                         await ws.send(json.dumps({"type": "resync"}))
                         continue
-                    if snapshot is None or order(frame) >= order(snapshot):
-                        snapshot = frame
-                    if sent_at is not None and snapshot["ply"] > sent_at[1]:
-                        if tally.measuring:
-                            tally.rtts.append(time.monotonic() - sent_at[0])
-                            tally.moves += 1
-                        sent_at = None
-                elif frame_type == "refused":
-                    sent_at = None
-                    if snapshot is None or frame.get("ply") != snapshot["ply"]:
-                        tally.resyncs += 1
-                        await ws.send(json.dumps({"type": "resync"}))
-                    continue
-                elif (
-                    frame_type in ("presence", "pong")
-                    and snapshot
-                    and order(frame) > order(snapshot)
-                ):
-                    tally.resyncs += 1
-                    await ws.send(json.dumps({"type": "resync"}))
-                    continue
-                if snapshot is None or snapshot["status"] != "active":
-                    if snapshot is not None and snapshot["status"] in ("finished", "aborted"):
-                        break
-                    continue
-                mine = snapshot["to_move"] == snapshot["you"]
-                if mine and sent_at is None and (mover is None or mover.done()):
-                    ply, moves = snapshot["ply"], snapshot["legal_moves"]
+                    if snapshot is None or snapshot["status"] != "active":
+                        if snapshot is not None and snapshot["status"] in ("finished", "aborted"):
+                            finished = True
+                            break
+                        continue
+                    mine = snapshot["to_move"] == snapshot["you"]
+                    idle = mover is None or mover.done()
+                    if mine and (sent_at is None or resend) and idle:
+                        ply, moves = snapshot["ply"], snapshot["legal_moves"]
+                        # A move sent again after a fault keeps the time it was first sent.
+                        since = sent_at[0] if sent_at is not None and sent_at[1] == ply else None
+                        resend = False
 
-                    async def move_later(ws=ws, ply=ply, moves=moves):
-                        nonlocal sent_at
-                        await asyncio.sleep(think)
-                        sent_at = (time.monotonic(), ply)
-                        move = moves[ply % len(moves)]
-                        await ws.send(json.dumps({"type": "move", "ply": ply, "move": move}))
+                        async def move_later(ws=ws, ply=ply, moves=moves, since=since):
+                            nonlocal sent_at
+                            if since is None:
+                                await asyncio.sleep(think)
+                            sent_at = (since or time.monotonic(), ply)
+                            move = moves[ply % len(moves)]
+                            await ws.send(json.dumps({"type": "move", "ply": ply, "move": move}))
 
-                    mover = asyncio.ensure_future(move_later())
-        finally:
-            if mover is not None:
-                mover.cancel()
-            await ws.close()
+                        mover = asyncio.ensure_future(move_later())
+            except Exception as error:
+                if not tally.reconnect:
+                    if first:  # never to be measured: do not hold the start up
+                        ready.release()
+                    raise
+                tally.reconnects += 1
+                tally.refused[f"closed: {type(error).__name__}"] = 1
+                # Whatever was in flight: the next snapshot says whether it was played.
+                snapshot = None
+                resend = sent_at is not None
+                await asyncio.sleep(delay)
+            finally:
+                if mover is not None:
+                    mover.cancel()
+                await ws.close()
 
 
-async def drive_site(servers, pairs, think, seconds, sample) -> dict:
-    """Play every pair's games; pair i talks to ``servers[i % len(servers)]`` (url, origin)."""
+async def drive_site(servers, pairs, think, seconds, sample, fault=None) -> dict:
+    """Play every pair's games; pair i talks to ``servers[i % len(servers)]`` (url, origin).
+
+    ``fault``: a coroutine function run once the measurement starts (the Redis restart);
+    what it returns is reported, with how long the games took to move again after it.
+    """
     tally = Tally()
+    tally.reconnect = fault is not None
     ready = asyncio.Semaphore(0)
     deadline = {"at": time.monotonic() + 3600}  # brought forward when the measurement ends
 
@@ -316,10 +386,11 @@ async def drive_site(servers, pairs, think, seconds, sample) -> dict:
             tasks.append(asyncio.ensure_future(run_player(index, pair, seat)))
     for _ in range(len(tasks)):
         await ready.acquire()
-    # Every first socket is open: measure from now for ``seconds``.
+    # Every first socket has its first snapshot: measure from now for ``seconds``.
     before = sample()
     started = time.monotonic()
     tally.measuring = True
+    faulted = asyncio.ensure_future(fault()) if fault is not None else None
     await asyncio.sleep(seconds)
     tally.measuring = False
     elapsed = time.monotonic() - started
@@ -329,7 +400,90 @@ async def drive_site(servers, pairs, think, seconds, sample) -> dict:
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    return {"tally": tally, "elapsed": elapsed, "cpu": {k: after[k] - before[k] for k in after}}
+    out = {"tally": tally, "elapsed": elapsed, "cpu": {k: after[k] - before[k] for k in after}}
+    if faulted is not None:
+        out["fault"] = {**await faulted, **recovery(tally.completed, await faulted)}
+    return out
+
+
+def recovery(completed: list[tuple[int, float]], fault: dict) -> dict:
+    """How long games that were moving before the fault took to move again.
+
+    A game counts if one of its moves completed in the 10 s before the fault began;
+    ``back_s`` is from the service being back to the game's next completed move, ``gap_s``
+    the longest time the game went without a completed move across the fault.
+    """
+    down, back = fault["down_at"], fault["back_at"]
+    before: dict[int, float] = {}
+    after: dict[int, float] = {}
+    for game_id, at in completed:
+        if down - 10 <= at <= down:
+            before[game_id] = max(before.get(game_id, at), at)
+        elif at > down and game_id not in after:
+            after[game_id] = at
+    backs = sorted(after[g] - back for g in before if g in after)
+    gaps = sorted(after[g] - before[g] for g in before if g in after)
+    return {
+        "games_moving_before": len(before),
+        "games_not_moving_again": sum(1 for g in before if g not in after),
+        "back_p50_s": round(percentile(backs, 0.5) or 0, 2),
+        "back_max_s": round(backs[-1], 2) if backs else None,
+        "gap_p50_s": round(percentile(gaps, 0.5) or 0, 2),
+        "gap_max_s": round(gaps[-1], 2) if gaps else None,
+    }
+
+
+class OwnRedis:
+    """A redis-server of the run's own on a free port, to stop and start (``--redis-restart``)."""
+
+    def __init__(self, logs: Path):
+        self.port = free_port()
+        self.logs = logs
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.logs),
+            ],
+            stdout=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        wait_listening(self.port, self.proc)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(20)
+
+
+def redis_restart(redis: OwnRedis, after: float, down: float):
+    """The fault of ``--redis-restart``: Redis stops ``after`` s in, for ``down`` s."""
+
+    async def fault() -> dict:
+        await asyncio.sleep(after)
+        down_at = time.monotonic()
+        await asyncio.to_thread(redis.stop)
+        await asyncio.sleep(down)
+        await asyncio.to_thread(redis.start)
+        back_at = time.monotonic()
+        return {"redis_down_s": round(back_at - down_at, 2), "down_at": down_at, "back_at": back_at}
+
+    return fault
 
 
 async def drive_idle(url, origin, pairs, seconds) -> dict:
@@ -338,7 +492,6 @@ async def drive_idle(url, origin, pairs, seconds) -> dict:
     Frames the server pushes are read (as a page would); a socket the server closes
     is counted with its close code and when it closed.
     """
-    from websockets.asyncio.client import connect
 
     closed: dict[str, int] = {}
     first_close = {"at": None}
@@ -348,12 +501,7 @@ async def drive_idle(url, origin, pairs, seconds) -> dict:
     async def hold(cookie: str, game_id: int) -> bool:
         nonlocal failures
         try:
-            ws = await connect(
-                f"{url}/ws/game/{game_id}/",
-                additional_headers={"Origin": origin, "Cookie": cookie},
-                open_timeout=60,
-                max_size=None,
-            )
+            ws = await game_socket(url, origin, cookie, game_id)
         except Exception:
             failures += 1
             return False
@@ -463,11 +611,16 @@ def ms(value: float | None) -> float | None:
 # --------------------------------------------------------------------------- one run
 
 
-def run_size(args, root: Path, games: int) -> dict:
+def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
     database_url = os.environ.get(
         "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/topiary_bench"
     )
     redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/15")
+    own_redis = None
+    if args.redis_restart:
+        own_redis = OwnRedis(args.logs)
+        own_redis.start()
+        redis_url = own_redis.url
     database_fresh(database_url)
     if args.flush_redis:
         import redis
@@ -484,7 +637,7 @@ def run_size(args, root: Path, games: int) -> dict:
         "PORT": str(port),
         "HOST": "127.0.0.1",
         "CELERY_BEAT_SCHEDULE_FILENAME": str(args.logs / f"beat-{port}"),
-        "LOG_LEVEL": "WARNING",
+        "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "WARNING"),
         "PYTHONUNBUFFERED": "1",
     }
     # Set up in a child: Django is configured once per process, with that root's code.
@@ -496,10 +649,14 @@ def run_size(args, root: Path, games: int) -> dict:
         check=True,
     )
     pairs = json.loads(setup.stdout.strip().splitlines()[-1])
-    processes = [name for name in ("worker", "bots", "beat") if name in procfile(root)]
+    # An idle hold needs no workers; without them it can share a Redis db with a bench run
+    # (set CHANNEL_PREFIX / CACHE_PREFIX apart) without either's workers taking the other's tasks.
+    processes = [
+        name for name in ("worker", "bots", "beat") if name in procfile(root) and not args.idle
+    ]
     procs = {name: start(root, name, env, args.logs) for name in processes}
     # ``--web N``: N daphne processes on ports of their own, sharing the Redis layer.
-    ports = [port, *(free_port() for _ in range(args.web - 1))]
+    ports = [port, *(free_port() for _ in range(web_count - 1))]
     webs = [start(root, "web", {**env, "PORT": str(each)}, args.logs) for each in ports]
     procs.update({f"web{index}": web for index, web in enumerate(webs)})
     echo_port = free_port()
@@ -537,6 +694,9 @@ def run_size(args, root: Path, games: int) -> dict:
                 args.think,
                 args.seconds,
                 sample,
+                None
+                if own_redis is None
+                else redis_restart(own_redis, args.seconds / 3, args.redis_restart),
             )
         )
         echo_rtts = asyncio.run(
@@ -547,6 +707,8 @@ def run_size(args, root: Path, games: int) -> dict:
         echo.wait()
         for proc in procs.values():
             stop(proc)
+        if own_redis is not None:
+            own_redis.stop()
     tally = site["tally"]
     moves = max(tally.moves, 1)
     cpu = {name: round(seconds * 1000 / moves, 2) for name, seconds in site["cpu"].items()}
@@ -554,7 +716,8 @@ def run_size(args, root: Path, games: int) -> dict:
     return {
         "games": games,
         "root": str(root),
-        "web_processes": args.web,
+        "web_processes": web_count,
+        "load_average": [round(load, 2) for load in os.getloadavg()],
         "moves": tally.moves,
         "moves_per_s": round(tally.moves / site["elapsed"], 1),
         "rtt_p50_ms": ms(percentile(tally.rtts, 0.5)),
@@ -563,6 +726,13 @@ def run_size(args, root: Path, games: int) -> dict:
         "cpu_ms_per_move": cpu,
         "connect_failures": tally.connect_failures,
         "resyncs": tally.resyncs,
+        "refused": tally.refused,
+        "connect_p50_p99_s": [
+            round(percentile(tally.connect_s, 0.5) or 0, 2),
+            round(percentile(tally.connect_s, 0.99) or 0, 2),
+        ],
+        "reconnects": tally.reconnects,
+        **({"redis_restart": site["fault"]} if "fault" in site else {}),
         "echo_p50_ms": ms(percentile(echo_rtts, 0.5)),
         "echo_p99_ms": ms(percentile(echo_rtts, 0.99)),
     }
@@ -576,11 +746,23 @@ def main() -> None:
     parser.add_argument("--root", type=Path, default=HERE.parent)
     parser.add_argument("--logs", type=Path, default=Path("/tmp/topiary-live-load"))
     parser.add_argument("--flush-redis", action="store_true")
-    parser.add_argument("--web", type=int, default=1, help="daphne processes (one Redis)")
+    parser.add_argument(
+        "--web",
+        type=int,
+        nargs="+",
+        default=[1],
+        help="daphne processes (one Redis); several counts are run one after the other per size",
+    )
     parser.add_argument(
         "--idle",
         type=float,
         help="hold every socket open, sending nothing, for this many seconds; count closes",
+    )
+    parser.add_argument(
+        "--redis-restart",
+        type=float,
+        help="run a Redis of its own and stop it for this many seconds a third of the way "
+        "in; report how long games took to move again (players reconnect like the page)",
     )
     parser.add_argument("--setup", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--echo-server", type=int, help=argparse.SUPPRESS)
@@ -600,7 +782,8 @@ def main() -> None:
 
     print(json.dumps({"machine": describe()}), flush=True)
     for games in args.games:
-        print(json.dumps(run_size(args, args.root.resolve(), games)), flush=True)
+        for web in args.web:
+            print(json.dumps(run_size(args, args.root.resolve(), games, web)), flush=True)
 
 
 if __name__ == "__main__":

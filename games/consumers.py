@@ -8,14 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import json
 import logging
 import time
 from collections import Counter, deque
-from concurrent.futures import ThreadPoolExecutor
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
@@ -24,15 +21,7 @@ from games import live, seek_selectors, seeks, selectors, services
 from games.actions import SOCKET_ACTIONS, action_run
 from games.models import Game
 from topiary_site import metrics
-
-#: Socket work on the database runs on the executor's threads, several at once. Channels'
-#: default (thread-sensitive) runs every socket's database work of the process on one
-#: thread, which capped a daphne process at one core's worth of moves. Each call is a
-#: whole unit (a move locks its game row itself) and sockets share nothing in memory.
-#: Their own bounded pool of threads (settings.SOCKET_DB_THREADS), so that with the HTTP
-#: bound (topiary_site.limits) they always fit in the database connection pool.
-_db_threads = ThreadPoolExecutor(settings.SOCKET_DB_THREADS, thread_name_prefix="socket-db")
-db = functools.partial(database_sync_to_async, thread_sensitive=False, executor=_db_threads)
+from topiary_site.socket_db import db
 
 log = logging.getLogger(__name__)
 
@@ -47,12 +36,29 @@ _sockets_open: Counter = Counter()
 
 def _seat_for(game_id: int, user) -> tuple[bool, int | None, int]:
     """(the game exists, the user's seat index or None, how many seats the game has)."""
-    try:
-        _, seats = selectors.game_with_seats(game_id)
-    except Game.DoesNotExist:
+    seats = selectors.seat_users(game_id)
+    if not seats and not Game.objects.filter(pk=game_id).exists():
         return False, None, 0
-    seat = selectors.seat_of(seats, user)
-    return True, None if seat is None else seat.index, len(seats)
+    seat = None
+    if user is not None and user.is_authenticated:
+        seat = next((index for index, seat_user in seats if seat_user == user.pk), None)
+    return True, seat, len(seats)
+
+
+def _opened(game_id: int, user, seat: int | None) -> tuple[dict, dict | None]:
+    """A new socket's snapshot and, for a player's, the presence frame its arrival makes:
+    one trip to the database threads for both (a storm of connects is many of them)."""
+    presence = None
+    if seat is not None:
+        _, _, presence = services.presence_record(
+            game_id=game_id, user=user, online=True, seat=seat
+        )
+    return selectors.game_state_for(game_id, user), presence
+
+
+def _closed(game_id: int, user, seat: int) -> dict | None:
+    """The presence frame of a player's socket closing (its sign of life noted)."""
+    return services.presence_record(game_id=game_id, user=user, online=False, seat=seat)[2]
 
 
 def _pong(game_id: int, user, seat: int | None, seat_count: int) -> dict:
@@ -64,12 +70,6 @@ def _pong(game_id: int, user, seat: int | None, seat_count: int) -> dict:
             game_id=game_id, user=user, online=True, seat=seat, seat_count=seat_count
         )
     return {"type": "pong", "ply": ply, "takebacks": takebacks}
-
-
-def _presence(game_id: int, user, online: bool, seat: int, seat_count: int) -> None:
-    services.presence_note(
-        game_id=game_id, user=user, online=online, seat=seat, seat_count=seat_count
-    )
 
 
 def _bad_request(request, reason: str) -> dict:
@@ -182,27 +182,31 @@ class GameConsumer(_RenewingConsumer):
         self.limits = _Limits()
         #: (takebacks, ply) of the newest snapshot this socket was sent.
         self.sent = (-1, -1)
+        # Accept first: a close before the handshake is only an HTTP 403 to the client, and
+        # daphne drops a handshake it has not answered within its connect timeout, which a
+        # storm of connects waiting for the database threads below used to exceed.
+        await self.accept()
         if not _socket_claim(self):
-            # Accept first: a close before the handshake is only an HTTP 403 to the client.
-            await self.accept()
             await _refuse_and_close(self, None, "too_many_sockets", "too many open sockets")
             return
         exists, self.seat, self.seat_count = await db(_seat_for)(self.game_id, self.user)
         if not exists:
-            await self.accept()
             await self.close(code=CLOSE_NO_GAME)
             return
         if self.seat is None:
             self.group = live.watchers_group(self.game_id)
         else:
             self.group = live.seat_group(self.game_id, self.seat)
+        # Joined before the snapshot is read: no change can fall between the two.
         await self.channel_layer.group_add(self.group, self.channel_name)
         self.membership = asyncio.create_task(_membership_renew(self, self.group))
-        await self.accept()
         metrics.OPEN_SOCKETS.labels("game").inc()
-        await self._send_state()
-        if self.seat is not None:
-            await db(_presence)(self.game_id, self.user, True, self.seat, self.seat_count)
+        snapshot, presence = await db(_opened)(self.game_id, self.user, self.seat)
+        await self._send_snapshot(snapshot)
+        if presence is not None:
+            await live.send_each_async(
+                live.everyone_groups(self.game_id, self.seat_count), presence
+            )
 
     async def disconnect(self, code):
         _socket_release(self)
@@ -211,7 +215,10 @@ class GameConsumer(_RenewingConsumer):
         metrics.OPEN_SOCKETS.labels("game").dec()
         await _membership_end(self, self.group)
         if self.seat is not None:
-            await db(_presence)(self.game_id, self.user, False, self.seat, self.seat_count)
+            presence = await db(_closed)(self.game_id, self.user, self.seat)
+            if presence is not None:
+                groups = live.everyone_groups(self.game_id, self.seat_count)
+                await live.send_each_async(groups, presence)
 
     async def _send_state(self):
         await self._send_snapshot(await db(selectors.game_state_for)(self.game_id, self.user))
@@ -257,11 +264,10 @@ class GameConsumer(_RenewingConsumer):
             await self.send_json(_bad_request(None, "messages are JSON objects"))
 
     async def frame(self, event):
-        frame = event["frame"]
-        if frame.get("type") in ("state", "move", "takeback"):
-            await self._send_snapshot(frame)
-        else:
-            await self.send_json(frame)
+        # The frame comes written as JSON (games.live.frame_event): sent as it is.
+        if event["order"] is not None:
+            self.sent = max(self.sent, tuple(event["order"]))
+        await self.send(text_data=event["text"])
 
     chat_frame = chat_frame
 
@@ -310,7 +316,8 @@ class LobbyConsumer(_RenewingConsumer):
         await self._send_tables()
 
     async def frame(self, event):
-        await self.send_json(event["frame"])
+        # Written as JSON once for every socket it reaches (games.live.frame_event).
+        await self.send(text_data=event["text"])
 
     async def _seek(self, request: str, content: dict) -> None:
         """Place or withdraw this page's seek; a refusal is answered, success is seen in

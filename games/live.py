@@ -9,6 +9,7 @@ engine view); this module only knows groups and how to reach them.
 
 from __future__ import annotations
 
+import json
 import logging
 
 from asgiref.sync import async_to_sync
@@ -48,6 +49,11 @@ async def _send_all(events: list[tuple[str, dict]]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    send_many = getattr(layer, "group_send_many", None)
+    if send_many is not None:
+        # The Redis layer sends them all in two round trips (topiary_site.channel_layer).
+        await send_many(events)
+        return
     for group, event in events:
         await layer.group_send(group, event)
 
@@ -68,9 +74,40 @@ def push(events: list[tuple[str, dict]]) -> None:
         log.warning("push to %s failed, clients will resync: %r", groups, error)
 
 
+#: Frames that are snapshots of the game: a socket notes the newest it was sent.
+SNAPSHOT_TYPES = frozenset(("state", "move", "takeback"))
+
+
+def frame_event(frame: dict, text: str | None = None) -> dict:
+    """The channel event that carries ``frame``: its JSON text, written once for every
+    socket it reaches, and for a snapshot its order (takebacks, ply)."""
+    order = None
+    if frame.get("type") in SNAPSHOT_TYPES:
+        order = [frame.get("takebacks") or 0, frame.get("ply") or 0]
+    return {"type": "frame", "text": text or json.dumps(frame), "order": order}
+
+
+async def send_each_async(groups: list[str], frame: dict) -> None:
+    """``send_each`` from the event loop (a socket's own push); a failure is logged."""
+    event = frame_event(frame)
+    try:
+        await _send_all([(group, event) for group in groups])
+    except Exception as error:
+        log.warning("push to %s failed, clients will resync: %r", ", ".join(groups), error)
+
+
 def push_frames(frames: list[tuple[str, dict]]) -> None:
-    """Send each ``(group, frame)``: every socket of the group gets the frame as it is."""
-    push([(group, {"type": "frame", "frame": frame}) for group, frame in frames])
+    """Send each ``(group, frame)``: every socket of the group gets the frame as it is.
+
+    Each distinct frame is written as JSON once, however many groups and sockets get it.
+    """
+    events: dict[int, dict] = {}
+    push(
+        [
+            (group, events.get(id(frame)) or events.setdefault(id(frame), frame_event(frame)))
+            for group, frame in frames
+        ]
+    )
 
 
 def send_each(groups: list[str], frame: dict) -> None:
@@ -86,8 +123,9 @@ def send_channels(channels: list[str], frame: dict) -> None:
         layer = get_channel_layer()
         if layer is None:
             return
+        event = frame_event(frame)
         for channel in channels:
-            await layer.send(channel, {"type": "frame", "frame": frame})
+            await layer.send(channel, event)
 
     try:
         async_to_sync(send_all)()

@@ -25,6 +25,13 @@ def game_with_seats(game_id: int) -> tuple[Game, list[Seat]]:
     return game, list(game.seats.select_related("user").order_by("index"))
 
 
+def seat_users(game_id: int) -> list[tuple[int, int | None]]:
+    """(index, user id) of each seat of a game, in turn order: one light query."""
+    return list(
+        Seat.objects.filter(game_id=game_id).order_by("index").values_list("index", "user_id")
+    )
+
+
 def seat_of(seats: list[Seat], user) -> Seat | None:
     """The seat ``user`` occupies, if any."""
     if user is None or not user.is_authenticated:

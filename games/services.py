@@ -47,6 +47,17 @@ BOT_REQUEUE_EVERY = 15
 #: A finished game still unscored after this is scored again by the sweep.
 SCORE_OVERDUE = timedelta(seconds=20)
 BOT_LEVELS = ("random", "greedy", "strong")
+#: What a move that does not end the game changes in its row (``_move_apply``, ``_turn_begin``):
+#: saving only these spares every move compiling and sending the rest of the row.
+MOVE_FIELDS = (
+    "moves",
+    "ply",
+    "takeback_offer",
+    "state",
+    "turn_started_at",
+    "bot_to_move",
+    "deadline",
+)
 
 
 class Refused(Exception):
@@ -641,7 +652,7 @@ def _move_apply(
             _queue_bot(game)
         if seat_fields:
             seat.save(update_fields=seat_fields)
-        game.save()
+        game.save(update_fields=MOVE_FIELDS)
         _after_commit_game(game, "move")
         return None
     if game.is_live and not seat.forfeit:
@@ -654,7 +665,7 @@ def _move_apply(
         _game_end(game, termination="normal", now=now, frame_type="move")
         return None
     _turn_begin(game, seats, after, now)
-    game.save()
+    game.save(update_fields=MOVE_FIELDS)
     _after_commit_game(game, "move")
     return None
 
@@ -877,22 +888,34 @@ def _seat_seen_counts(game_id: int, user) -> tuple[int, int] | None:
         return cursor.fetchone()
 
 
-def presence_note(
-    *, game_id: int, user, online: bool, seat: int, seat_count: int
-) -> tuple[int | None, int]:
-    """Note a player's sign of life (or leaving) and tell every socket of the game.
+def presence_record(
+    *, game_id: int, user, online: bool, seat: int
+) -> tuple[int | None, int, dict | None]:
+    """Note a player's sign of life (or leaving): the game's (ply, takebacks), and the
+    ``presence`` frame every socket of the game is to be sent (None if not seated now).
 
-    ``seat`` and ``seat_count`` are what the player's socket learnt when it connected
-    (they never change once a game has started), so a sign of life costs one statement:
-    the seat's update, which returns the game's counts. Returns the game's (ply, takebacks).
+    ``seat`` is what the player's socket learnt when it connected (it never changes once
+    a game has started), so a sign of life costs one statement: the seat's update, which
+    returns the game's counts. ``presence_note`` sends the frame; a socket may send it
+    itself, from its event loop, after its own snapshot.
     """
     counts = _seat_seen_counts(game_id, user)
     still_seated = counts is not None
     if still_seated and not online:
         rematch_lapse(game_id=game_id, user=user)
     ply, takebacks = counts if still_seated else game_counts(game_id)
+    frame = None
     if still_seated and ply is not None:
         frame = frames.presence_frame(seat=seat, online=online, ply=ply, takebacks=takebacks)
+    return ply, takebacks, frame
+
+
+def presence_note(
+    *, game_id: int, user, online: bool, seat: int, seat_count: int
+) -> tuple[int | None, int]:
+    """``presence_record``, then tell every socket of the game. Returns (ply, takebacks)."""
+    ply, takebacks, frame = presence_record(game_id=game_id, user=user, online=online, seat=seat)
+    if frame is not None:
         live.send_each(live.everyone_groups(game_id, seat_count), frame)
     return ply, takebacks
 

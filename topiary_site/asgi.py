@@ -10,7 +10,6 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "topiary_site.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
@@ -18,11 +17,12 @@ from topiary_site import embedded  # noqa: E402
 from topiary_site.limits import HttpLimits  # noqa: E402
 from topiary_site.origin import SameOriginValidator  # noqa: E402
 from topiary_site.routing import websocket_urlpatterns  # noqa: E402
+from topiary_site.socket_db import socket_auth_stack  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": HttpLimits(django_asgi_app),
-        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SameOriginValidator(socket_auth_stack(URLRouter(websocket_urlpatterns))),
     }
 )
 

@@ -10,6 +10,7 @@ secure, HSTS is on) and ``ALLOWED_HOSTS``; ``CSRF_TRUSTED_ORIGINS``,
 ``SECURE_SSL_REDIRECT``, ``SECURE_HSTS_SECONDS``, ``STATIC_ROOT``,
 ``DATABASE_POOL_MAX``, ``DATABASE_POOL_TIMEOUT``, ``HTTP_CONCURRENCY``,
 ``SOCKET_DB_THREADS``, ``CHANNEL_GROUP_EXPIRY``, ``CHANNEL_REDIS_MAX_CONNECTIONS``,
+``CHANNEL_CAPACITY``,
 ``SOCKET_MESSAGE_LIMIT``, ``SOCKET_MESSAGE_WINDOW``, ``SOCKETS_PER_USER``, ``CHAT_*``,
 ``SQLITE_PATH``, ``LOGIN_FAILURE_LIMIT``, ``LOGIN_FAILURE_WINDOW`` (seconds),
 ``REGISTRATION_LIMIT``, ``REGISTRATION_WINDOW`` and ``LOG_LEVEL`` tune the rest
@@ -221,6 +222,11 @@ CHANNEL_GROUP_EXPIRY = int(env("CHANNEL_GROUP_EXPIRY", "300"))
 #: Redis connections per process for the channel layer; when all are busy a caller
 #: waits (up to the pool timeout) instead of failing with MaxConnectionsError.
 CHANNEL_REDIS_MAX_CONNECTIONS = int(env("CHANNEL_REDIS_MAX_CONNECTIONS", "50"))
+#: Messages a daphne process's inbox holds before the channel layer drops more. Every
+#: socket of a process shares one inbox in channels_redis, and its default (100) dropped
+#: pushes (games stalled, waiting for a move frame) once 100 sockets were open on one
+#: process and a burst of moves and connects arrived together.
+CHANNEL_CAPACITY = int(env("CHANNEL_CAPACITY", "5000"))
 
 
 def channel_layer_host(url: str) -> dict:
@@ -245,6 +251,7 @@ if REDIS_URL:
                 "hosts": [channel_layer_host(REDIS_URL)],
                 "prefix": env("CHANNEL_PREFIX", "topiary"),
                 "group_expiry": CHANNEL_GROUP_EXPIRY,
+                "capacity": CHANNEL_CAPACITY,
             },
         }
     }
