@@ -57,7 +57,8 @@ function statusBox() {
 //                     heartbeats is taken for dead and reopened
 //   goneText          what to show when the server says there is nothing there (4404)
 //   quiet             true for a socket in the background of every page (the player's own,
-//                     static/live/alerts.js): it shows no state and leaves the page's alone
+//                     static/live/alerts.js): it shows no state, leaves the page's alone
+//                     and is never shared (shareSocket)
 // Returns {send(message) -> true if sent, connected() -> bool, close()}.
 export function liveSocket(path, options = {}) {
   const { onMessage = () => {}, hello = null, onOpen = () => {}, heartbeat = 0,
@@ -89,12 +90,12 @@ export function liveSocket(path, options = {}) {
       const greeting = hello?.();
       if (greeting) socket.send(JSON.stringify(greeting));
       onOpen();
-      for (const sharer of sharers) sharer.onOpen?.();
+      if (!quiet) for (const sharer of sharers) sharer.onOpen?.();
     });
     socket.addEventListener("message", (event) => {
       heardAt = performance.now();
       const frame = JSON.parse(event.data);
-      for (const sharer of sharers) sharer.onMessage?.(frame);
+      if (!quiet) for (const sharer of sharers) sharer.onMessage?.(frame);
       if (!forSharers(frame)) onMessage(frame);
     });
     socket.addEventListener("close", (event) => {
@@ -129,7 +130,7 @@ export function liveSocket(path, options = {}) {
   });
 
   connect();
-  pageSocket = {
+  const handle = {
     send(message) {
       if (!socket || socket.readyState !== WebSocket.OPEN) return false;
       socket.send(JSON.stringify(message));
@@ -141,5 +142,8 @@ export function liveSocket(path, options = {}) {
       socket?.close();
     },
   };
-  return pageSocket;
+  // A quiet socket (the player's own, on every page) is not the page's: the chat never
+  // shares it, whichever of the two a page opens first.
+  if (!quiet) pageSocket = handle;
+  return handle;
 }
