@@ -168,10 +168,11 @@ def test_tournaments_start_clocks_fall_and_puzzles_appear_without_anyone_asking(
         assert entered.status == 302
     assert tournament_status(alice, tournament_id) == "upcoming"
 
-    # A 1+0 game between two people who both walk away.
+    # A 1+0 game between two people who both walk away. Casual: a rated game left before
+    # both players moved is aborted, not scored (issue 20; tests/games/test_after_the_game).
     table = alice.post(
         "/play/new/",
-        {"kind": "wizards_garden", "players": "2", "time_control": "1+0", "rated": "on"},
+        {"kind": "wizards_garden", "players": "2", "time_control": "1+0"},
     )
     assert table.status == 302, table.text[:2000]
     game_id = int(re.fullmatch(r"/game/(\d+)/", table.headers["Location"])[1])
