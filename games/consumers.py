@@ -82,11 +82,6 @@ def _bad_request(request, reason: str) -> dict:
     }
 
 
-def _snapshot_order(frame: dict) -> tuple[int, int]:
-    """How snapshots are ordered (PROTOCOL.md, "Keeping in step"): takebacks, then ply."""
-    return frame.get("takebacks") or 0, frame.get("ply") or 0
-
-
 class _Limits:
     """A socket's limits: messages per window (like lichess's), sockets per user."""
 
@@ -224,7 +219,7 @@ class GameConsumer(_RenewingConsumer):
         await self._send_snapshot(await db(selectors.game_state_for)(self.game_id, self.user))
 
     async def _send_snapshot(self, frame: dict) -> None:
-        self.sent = max(self.sent, _snapshot_order(frame))
+        self.sent = max(self.sent, live.snapshot_order(frame))
         await self.send_json(frame)
 
     async def receive_json(self, content, **kwargs):
@@ -235,7 +230,7 @@ class GameConsumer(_RenewingConsumer):
             await self._send_state()
         elif request == "ping":
             pong = await db(_pong)(self.game_id, self.user, self.seat, self.seat_count)
-            if _snapshot_order(pong) > self.sent:
+            if live.snapshot_order(pong) > self.sent:
                 # The game moved on and this socket has not been sent it (a push still
                 # queued, or lost): send the snapshot first, so the pong is never newer
                 # than what the socket holds and a client need not resync on its own.
