@@ -18,7 +18,7 @@ from django.conf import settings
 
 from chat.sockets import chat_frame, chat_receive
 from games import live, seek_selectors, seeks, selectors, services
-from games.actions import SOCKET_ACTIONS, action_run
+from games.actions import SOCKET_ACTIONS, action_run, refused_frame
 from games.models import Game
 from topiary_site import metrics
 from topiary_site.socket_db import db
@@ -73,13 +73,7 @@ def _pong(game_id: int, user, seat: int | None, seat_count: int) -> dict:
 
 
 def _bad_request(request, reason: str) -> dict:
-    return {
-        "type": "refused",
-        "ply": None,
-        "request": request if isinstance(request, str) else None,
-        "code": "bad_request",
-        "reason": reason,
-    }
+    return refused_frame(request if isinstance(request, str) else None, "bad_request", reason)
 
 
 class _Limits:
@@ -99,9 +93,7 @@ class _Limits:
 
 async def _refuse_and_close(consumer, request, code: str, reason: str) -> None:
     consumer.closing = True
-    await consumer.send_json(
-        {"type": "refused", "ply": None, "request": request, "code": code, "reason": reason}
-    )
+    await consumer.send_json(refused_frame(request, code, reason))
     await consumer.close(code=CLOSE_TOO_MANY)
 
 
@@ -332,15 +324,7 @@ class LobbyConsumer(_RenewingConsumer):
             else:
                 await db(seeks.seek_cancel)(user=self.user, channel=self.channel_name)
         except services.Refused as refusal:
-            await self.send_json(
-                {
-                    "type": "refused",
-                    "ply": None,
-                    "request": request,
-                    "code": refusal.code,
-                    "reason": refusal.reason,
-                }
-            )
+            await self.send_json(refused_frame(request, refusal.code, refusal.reason))
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         if getattr(self, "closing", False):
