@@ -159,6 +159,18 @@ class _RenewingConsumer(AsyncJsonWebsocketConsumer):
                 renewal.cancel()
             _socket_release(self)
 
+    async def _message_admitted(self) -> bool:
+        """False for a message to drop: the socket is closing, or this message is over its
+        limit (the socket is then refused and closed)."""
+        if getattr(self, "closing", False):
+            return False
+        if not self.limits.message_allowed():
+            await _refuse_and_close(
+                self, None, "rate_limited", "too many messages: slow down and reconnect"
+            )
+            return False
+        return True
+
 
 class GameConsumer(_RenewingConsumer):
     """``/ws/game/<id>/``: a player's own view or the public view, live."""
@@ -238,12 +250,7 @@ class GameConsumer(_RenewingConsumer):
             await self.send_json(_bad_request(request, f"unknown message type {request!r}"))
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
-        if getattr(self, "closing", False):
-            return
-        if not self.limits.message_allowed():
-            await _refuse_and_close(
-                self, None, "rate_limited", "too many messages: slow down and reconnect"
-            )
+        if not await self._message_admitted():
             return
         try:
             await super().receive(text_data=text_data, bytes_data=bytes_data, **kwargs)
@@ -327,12 +334,7 @@ class LobbyConsumer(_RenewingConsumer):
             await self.send_json(refused_frame(request, refusal.code, refusal.reason))
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
-        if getattr(self, "closing", False):
-            return
-        if not self.limits.message_allowed():
-            await _refuse_and_close(
-                self, None, "rate_limited", "too many messages: slow down and reconnect"
-            )
+        if not await self._message_admitted():
             return
         try:
             content = json.loads(text_data or "")
