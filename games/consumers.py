@@ -61,6 +61,13 @@ def _closed(game_id: int, user, seat: int) -> dict | None:
     return services.presence_record(game_id=game_id, user=user, online=False, seat=seat)[2]
 
 
+def _lobby_lists(user, channel: str) -> tuple[dict, dict]:
+    """The lobby socket's ``tables`` and ``seeks`` frames: one trip to the database threads
+    for both (every lobby socket asks again whenever a table or a seek changes)."""
+    tables = {"type": "tables", "tables": selectors.tables_open(user)}
+    return tables, seek_selectors.seeks_open(user, channel)
+
+
 def _pong(game_id: int, user, seat: int | None, seat_count: int) -> dict:
     # A heartbeat also says "online" to everyone: another tab of this player may have closed.
     if seat is None:
@@ -302,9 +309,8 @@ class LobbyConsumer(_RenewingConsumer):
         await db(seeks.seek_cancel)(user=self.user, channel=self.channel_name)
 
     async def _send_tables(self):
-        tables = await db(selectors.tables_open)(self.user)
-        await self.send_json({"type": "tables", "tables": tables})
-        await self.send_json(await db(seek_selectors.seeks_open)(self.user, self.channel_name))
+        for frame in await db(_lobby_lists)(self.user, self.channel_name):
+            await self.send_json(frame)
 
     async def lobby_changed(self, event):
         await self._send_tables()
