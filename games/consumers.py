@@ -209,10 +209,7 @@ class GameConsumer(_RenewingConsumer):
         metrics.OPEN_SOCKETS.labels("game").inc()
         snapshot, presence = await db(_opened)(self.game_id, self.user, self.seat)
         await self._send_snapshot(snapshot)
-        if presence is not None:
-            await live.send_each_async(
-                live.everyone_groups(self.game_id, self.seat_count), presence
-            )
+        await self._presence_push(presence)
 
     async def disconnect(self, code):
         _socket_release(self)
@@ -221,10 +218,13 @@ class GameConsumer(_RenewingConsumer):
         metrics.OPEN_SOCKETS.labels("game").dec()
         await _membership_end(self, self.group)
         if self.seat is not None:
-            presence = await db(_closed)(self.game_id, self.user, self.seat)
-            if presence is not None:
-                groups = live.everyone_groups(self.game_id, self.seat_count)
-                await live.send_each_async(groups, presence)
+            await self._presence_push(await db(_closed)(self.game_id, self.user, self.seat))
+
+    async def _presence_push(self, presence: dict | None) -> None:
+        """Send every socket of the game this player's ``presence`` frame (None: nothing)."""
+        if presence is not None:
+            groups = live.everyone_groups(self.game_id, self.seat_count)
+            await live.send_each_async(groups, presence)
 
     async def _send_state(self):
         await self._send_snapshot(await db(selectors.game_state_for)(self.game_id, self.user))
