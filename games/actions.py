@@ -63,16 +63,15 @@ ACTIONS: dict[str, Callable[[int, object, dict], object]] = {
 SOCKET_ACTIONS = frozenset(ACTIONS) - {"join", "leave", "bots"}
 
 
+def refused_frame(request: str | None, code: str, reason: str, ply: int | None = None) -> dict:
+    """A ``refused`` frame: what was asked, why not, and the game's ply (None: no game)."""
+    return {"type": "refused", "ply": ply, "request": request, "code": code, "reason": reason}
+
+
 def refusal_frame(game_id: int, request: str | None, refusal: Refused) -> dict:
     """The ``refused`` frame: what was asked, why not, and the game's ply now."""
     ply = Game.objects.filter(pk=game_id).values_list("ply", flat=True).first()
-    return {
-        "type": "refused",
-        "ply": ply,
-        "request": request,
-        "code": refusal.code,
-        "reason": refusal.reason,
-    }
+    return refused_frame(request, refusal.code, refusal.reason, ply)
 
 
 def action_run(game_id: int, user, request: str, params: dict) -> dict | None:

@@ -18,7 +18,7 @@ from django.conf import settings
 
 from chat.sockets import chat_frame, chat_receive
 from games import live, seek_selectors, seeks, selectors, services
-from games.actions import SOCKET_ACTIONS, action_run
+from games.actions import SOCKET_ACTIONS, action_run, refused_frame
 from games.models import Game
 from topiary_site import metrics
 from topiary_site.socket_db import db
@@ -61,6 +61,13 @@ def _closed(game_id: int, user, seat: int) -> dict | None:
     return services.presence_record(game_id=game_id, user=user, online=False, seat=seat)[2]
 
 
+def _lobby_lists(user, channel: str) -> tuple[dict, dict]:
+    """The lobby socket's ``tables`` and ``seeks`` frames: one trip to the database threads
+    for both (every lobby socket asks again whenever a table or a seek changes)."""
+    tables = {"type": "tables", "tables": selectors.tables_open(user)}
+    return tables, seek_selectors.seeks_open(user, channel)
+
+
 def _pong(game_id: int, user, seat: int | None, seat_count: int) -> dict:
     # A heartbeat also says "online" to everyone: another tab of this player may have closed.
     if seat is None:
@@ -73,18 +80,7 @@ def _pong(game_id: int, user, seat: int | None, seat_count: int) -> dict:
 
 
 def _bad_request(request, reason: str) -> dict:
-    return {
-        "type": "refused",
-        "ply": None,
-        "request": request if isinstance(request, str) else None,
-        "code": "bad_request",
-        "reason": reason,
-    }
-
-
-def _snapshot_order(frame: dict) -> tuple[int, int]:
-    """How snapshots are ordered (PROTOCOL.md, "Keeping in step"): takebacks, then ply."""
-    return frame.get("takebacks") or 0, frame.get("ply") or 0
+    return refused_frame(request if isinstance(request, str) else None, "bad_request", reason)
 
 
 class _Limits:
@@ -104,9 +100,7 @@ class _Limits:
 
 async def _refuse_and_close(consumer, request, code: str, reason: str) -> None:
     consumer.closing = True
-    await consumer.send_json(
-        {"type": "refused", "ply": None, "request": request, "code": code, "reason": reason}
-    )
+    await consumer.send_json(refused_frame(request, code, reason))
     await consumer.close(code=CLOSE_TOO_MANY)
 
 
@@ -172,6 +166,18 @@ class _RenewingConsumer(AsyncJsonWebsocketConsumer):
                 renewal.cancel()
             _socket_release(self)
 
+    async def _message_admitted(self) -> bool:
+        """False for a message to drop: the socket is closing, or this message is over its
+        limit (the socket is then refused and closed)."""
+        if getattr(self, "closing", False):
+            return False
+        if not self.limits.message_allowed():
+            await _refuse_and_close(
+                self, None, "rate_limited", "too many messages: slow down and reconnect"
+            )
+            return False
+        return True
+
 
 class GameConsumer(_RenewingConsumer):
     """``/ws/game/<id>/``: a player's own view or the public view, live."""
@@ -203,10 +209,7 @@ class GameConsumer(_RenewingConsumer):
         metrics.OPEN_SOCKETS.labels("game").inc()
         snapshot, presence = await db(_opened)(self.game_id, self.user, self.seat)
         await self._send_snapshot(snapshot)
-        if presence is not None:
-            await live.send_each_async(
-                live.everyone_groups(self.game_id, self.seat_count), presence
-            )
+        await self._presence_push(presence)
 
     async def disconnect(self, code):
         _socket_release(self)
@@ -215,16 +218,19 @@ class GameConsumer(_RenewingConsumer):
         metrics.OPEN_SOCKETS.labels("game").dec()
         await _membership_end(self, self.group)
         if self.seat is not None:
-            presence = await db(_closed)(self.game_id, self.user, self.seat)
-            if presence is not None:
-                groups = live.everyone_groups(self.game_id, self.seat_count)
-                await live.send_each_async(groups, presence)
+            await self._presence_push(await db(_closed)(self.game_id, self.user, self.seat))
+
+    async def _presence_push(self, presence: dict | None) -> None:
+        """Send every socket of the game this player's ``presence`` frame (None: nothing)."""
+        if presence is not None:
+            groups = live.everyone_groups(self.game_id, self.seat_count)
+            await live.send_each_async(groups, presence)
 
     async def _send_state(self):
         await self._send_snapshot(await db(selectors.game_state_for)(self.game_id, self.user))
 
     async def _send_snapshot(self, frame: dict) -> None:
-        self.sent = max(self.sent, _snapshot_order(frame))
+        self.sent = max(self.sent, live.snapshot_order(frame))
         await self.send_json(frame)
 
     async def receive_json(self, content, **kwargs):
@@ -235,7 +241,7 @@ class GameConsumer(_RenewingConsumer):
             await self._send_state()
         elif request == "ping":
             pong = await db(_pong)(self.game_id, self.user, self.seat, self.seat_count)
-            if _snapshot_order(pong) > self.sent:
+            if live.snapshot_order(pong) > self.sent:
                 # The game moved on and this socket has not been sent it (a push still
                 # queued, or lost): send the snapshot first, so the pong is never newer
                 # than what the socket holds and a client need not resync on its own.
@@ -251,12 +257,7 @@ class GameConsumer(_RenewingConsumer):
             await self.send_json(_bad_request(request, f"unknown message type {request!r}"))
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
-        if getattr(self, "closing", False):
-            return
-        if not self.limits.message_allowed():
-            await _refuse_and_close(
-                self, None, "rate_limited", "too many messages: slow down and reconnect"
-            )
+        if not await self._message_admitted():
             return
         try:
             await super().receive(text_data=text_data, bytes_data=bytes_data, **kwargs)
@@ -308,9 +309,8 @@ class LobbyConsumer(_RenewingConsumer):
         await db(seeks.seek_cancel)(user=self.user, channel=self.channel_name)
 
     async def _send_tables(self):
-        tables = await db(selectors.tables_open)(self.user)
-        await self.send_json({"type": "tables", "tables": tables})
-        await self.send_json(await db(seek_selectors.seeks_open)(self.user, self.channel_name))
+        for frame in await db(_lobby_lists)(self.user, self.channel_name):
+            await self.send_json(frame)
 
     async def lobby_changed(self, event):
         await self._send_tables()
@@ -337,23 +337,10 @@ class LobbyConsumer(_RenewingConsumer):
             else:
                 await db(seeks.seek_cancel)(user=self.user, channel=self.channel_name)
         except services.Refused as refusal:
-            await self.send_json(
-                {
-                    "type": "refused",
-                    "ply": None,
-                    "request": request,
-                    "code": refusal.code,
-                    "reason": refusal.reason,
-                }
-            )
+            await self.send_json(refused_frame(request, refusal.code, refusal.reason))
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
-        if getattr(self, "closing", False):
-            return
-        if not self.limits.message_allowed():
-            await _refuse_and_close(
-                self, None, "rate_limited", "too many messages: slow down and reconnect"
-            )
+        if not await self._message_admitted():
             return
         try:
             content = json.loads(text_data or "")

@@ -26,3 +26,15 @@ def ratings_for(*, user_ids, kind: str) -> dict[int, tuple[float, str]]:
     if _rating_source is None:
         return dict.fromkeys(ids, UNRATED)
     return _rating_source(user_ids=ids, kind=kind)
+
+
+def ratings_shown(pairs) -> dict[tuple[str, int], str]:
+    """What people read of each ``(kind, user id)``'s rating ("1500?"): one look-up per kind."""
+    ids_of: dict[str, list[int]] = {}
+    for kind, user_id in pairs:
+        ids_of.setdefault(kind, []).append(user_id)
+    return {
+        (kind, user_id): shown
+        for kind, ids in ids_of.items()
+        for user_id, (_, shown) in ratings_for(user_ids=ids, kind=kind).items()
+    }

@@ -78,13 +78,18 @@ def push(events: list[tuple[str, dict]]) -> None:
 SNAPSHOT_TYPES = frozenset(("state", "move", "takeback"))
 
 
-def frame_event(frame: dict, text: str | None = None) -> dict:
+def snapshot_order(frame: dict) -> tuple[int, int]:
+    """How snapshots are ordered (PROTOCOL.md, "Keeping in step"): takebacks, then ply."""
+    return frame.get("takebacks") or 0, frame.get("ply") or 0
+
+
+def frame_event(frame: dict) -> dict:
     """The channel event that carries ``frame``: its JSON text, written once for every
     socket it reaches, and for a snapshot its order (takebacks, ply)."""
     order = None
     if frame.get("type") in SNAPSHOT_TYPES:
-        order = [frame.get("takebacks") or 0, frame.get("ply") or 0]
-    return {"type": "frame", "text": text or json.dumps(frame), "order": order}
+        order = list(snapshot_order(frame))
+    return {"type": "frame", "text": json.dumps(frame), "order": order}
 
 
 async def send_each_async(groups: list[str], frame: dict) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from engine.games import all_games
-from games.hooks import ratings_for
+from games.hooks import ratings_shown
 from games.models import Seek, TimeControl
 from games.seeks import BOT_WAITS, RATING_RANGES, cell_key
 
@@ -54,10 +54,7 @@ def seeks_open(user, channel: str | None = None) -> dict:
     how many wait in each cell, and the viewer's own (``mine``, only on the socket that
     placed it)."""
     seeks = list(Seek.objects.select_related("user").order_by("created_at", "pk")[:200])
-    shown: dict[int, str] = {}
-    for kind in {seek.kind for seek in seeks}:
-        ids = [seek.user_id for seek in seeks if seek.kind == kind]
-        shown.update({uid: text for uid, (_, text) in ratings_for(user_ids=ids, kind=kind).items()})
+    shown = ratings_shown((seek.kind, seek.user_id) for seek in seeks)
     waiting: dict[str, int] = {}
     for seek in seeks:
         waiting[seek.cell] = waiting.get(seek.cell, 0) + 1
@@ -72,7 +69,7 @@ def seeks_open(user, channel: str | None = None) -> dict:
             {
                 "cell": seek.cell,
                 "username": seek.user.username,
-                "rating": shown.get(seek.user_id),
+                "rating": shown.get((seek.kind, seek.user_id)),
                 "kind": seek.kind,
                 "kind_name": seek.get_kind_display(),
                 "players": seek.players,

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.frames import game_payload as game_payload
-from games.hooks import ratings_for
+from games.hooks import ratings_shown
 from games.models import Game, Seat
 
 
@@ -85,13 +85,9 @@ def tables_open(user) -> list[dict]:
         .order_by("-created_at")[:100]
     )
     games = list(games)
-    ratings = {}
-    for kind in {game.kind for game in games}:
-        ids = [
-            s.user_id for game in games if game.kind == kind for s in game.seats.all() if s.user_id
-        ]
-        for user_id, (_, shown) in ratings_for(user_ids=ids, kind=kind).items():
-            ratings[(kind, user_id)] = shown
+    ratings = ratings_shown(
+        (game.kind, seat.user_id) for game in games for seat in game.seats.all() if seat.user_id
+    )
     return [_table_json(game, user, ratings) for game in games]
 
 

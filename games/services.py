@@ -1096,6 +1096,13 @@ def _rematch_accepted(game: Game, seats: list[Seat], seat: Seat) -> None:
     _after_commit_game(game)
 
 
+def _rematch_withdraw(game: Game) -> None:
+    """The standing rematch offer lapses for every player."""
+    game.rematch_offer = []
+    game.save(update_fields=["rematch_offer"])
+    _after_commit_game(game)
+
+
 def rematch_offer(*, game_id: int, user) -> Game:
     """Offer a rematch (or accept the standing offer): it starts once every player accepts."""
 
@@ -1123,9 +1130,7 @@ def rematch_answer(*, game_id: int, user, accept: bool) -> Game:
         if accept:
             _rematch_accepted(game, seats, seat)
             return
-        game.rematch_offer = []
-        game.save(update_fields=["rematch_offer"])
-        _after_commit_game(game)
+        _rematch_withdraw(game)
 
     return _with_game(game_id, answer)
 
@@ -1137,9 +1142,7 @@ def rematch_cancel(*, game_id: int, user) -> Game:
         seat = _rematch_seat(game, seats, user)
         if seat.index not in game.rematch_offer:
             raise Refused("no_offer", "you have not asked for a rematch")
-        game.rematch_offer = []
-        game.save(update_fields=["rematch_offer"])
-        _after_commit_game(game)
+        _rematch_withdraw(game)
 
     return _with_game(game_id, cancel)
 
@@ -1156,8 +1159,6 @@ def rematch_lapse(*, game_id: int, user) -> None:
 
     def lapse(game: Game, seats: list[Seat]) -> None:
         if game.rematch_offer and game.rematch_id is None:
-            game.rematch_offer = []
-            game.save(update_fields=["rematch_offer"])
-            _after_commit_game(game)
+            _rematch_withdraw(game)
 
     _with_game(game_id, lapse)
