@@ -9,9 +9,10 @@ from chat.models import Message, Mute, Report, Silence
 
 
 def _silence(modeladmin, request, users, hours: int) -> None:
-    for user in {user.pk: user for user in users}.values():
+    authors = {user.pk: user for user in users}
+    for user in authors.values():
         services.chat_silence(user=user, hours=hours, by=request.user, reason="admin action")
-    modeladmin.message_user(request, f"Silenced {len(set(users))} user(s) for {hours} h.")
+    modeladmin.message_user(request, f"Silenced {len(authors)} user(s) for {hours} h.")
 
 
 def _remove(modeladmin, request, message_ids) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.games import game_definition
-from learn.positions import topiary_position, wizards_position
+from engine.positions import topiary_position, wizards_garden_position
 
 
 @dataclass(frozen=True)
@@ -248,8 +248,8 @@ TOPIARY_FIGURES = (
 
 # --------------------------------------------------------------------------- Wizards' Garden
 
-_OVERLAP = wizards_position("..BB WB.B ..B. ..WW")
-_PLANTING = wizards_position(".... .W.. W.B. ...B")
+_OVERLAP = wizards_garden_position("..BB", "WB.B", "..B.", "..WW")
+_PLANTING = wizards_garden_position("....", ".W..", "W.B.", "...B")
 
 WIZARDS_GARDEN_FIGURES = (
     Figure(
@@ -259,7 +259,7 @@ WIZARDS_GARDEN_FIGURES = (
             "After the setup: each player has placed two seeds anywhere, either side up. "
             "{basket} seeds are left in the basket."
         ),
-        position=wizards_position(".W.B .... ..B. W...", basket=16),
+        position=wizards_garden_position(".W.B", "....", "..B.", "W...", basket=16),
     ),
     Figure(
         key="planting",
@@ -278,7 +278,7 @@ WIZARDS_GARDEN_FIGURES = (
             "d1W completes row 1 in white (the black seed on c1 flips). The four seeds leave: "
             "one is kept as a flower, three go back to the basket ({basket} now)."
         ),
-        position=wizards_position("B... .W.. .... WWB."),
+        position=wizards_garden_position("B...", ".W..", "....", "WWB."),
         move="d1W",
         claims={"flowers": 1, "W": 1},
     ),
@@ -308,7 +308,9 @@ WIZARDS_GARDEN_FIGURES = (
             "d1B completes a black (Ravenclaw) row: its harvester takes the Wizard's Staff, "
             "here from the other player."
         ),
-        position=wizards_position("WWB. .... .W.. BBW.", harvested=((1, 0), (0, 1)), staff=1),
+        position=wizards_garden_position(
+            "WWB.", "....", ".W..", "BBW.", harvested=((1, 0), (0, 1)), staff=1
+        ),
         move="d1B",
         claims={"staff": 0, "B": 1},
     ),
@@ -316,7 +318,9 @@ WIZARDS_GARDEN_FIGURES = (
         key="end-basket",
         game="wizards_garden",
         caption="a2W plants the last seed from the basket and harvests nothing: {end}. Game over.",
-        position=wizards_position("WBWW WB.W .WWW WWBB", harvested=((2, 1), (2, 0)), staff=0),
+        position=wizards_garden_position(
+            "WBWW", "WB.W", ".WWW", "WWBB", harvested=((2, 1), (2, 0)), staff=0
+        ),
         move="a2W",
         claims={"end": "the basket is empty"},
     ),
@@ -324,7 +328,7 @@ WIZARDS_GARDEN_FIGURES = (
         key="end-empty",
         game="wizards_garden",
         caption="d2B harvests rows 1 and 2 together, the last seeds on the board: {end}.",
-        position=wizards_position(".... .... BBW. WWWB"),
+        position=wizards_garden_position("....", "....", "BBW.", "WWWB"),
         move="d2B",
         claims={"end": "the board is empty"},
     ),
@@ -332,7 +336,9 @@ WIZARDS_GARDEN_FIGURES = (
         key="end-full",
         game="wizards_garden",
         caption="c1W fills the last bed without completing a line: {end}.",
-        position=wizards_position("BWBW WBWB BWBW BW.W", harvested=((2, 0), (1, 0))),
+        position=wizards_garden_position(
+            "BWBW", "WBWB", "BWBW", "BW.W", harvested=((2, 0), (1, 0))
+        ),
         move="c1W",
         claims={"end": "the board is full"},
     ),

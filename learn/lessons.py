@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.games import game_definition
-from learn.positions import topiary_position, wizards_position
+from engine.positions import topiary_position, wizards_garden_position
 
 
 @dataclass(frozen=True)
@@ -295,7 +295,7 @@ WIZARDS_GARDEN = Lesson(
             key="flips",
             title="Planting flips the neighbours",
             task="Plant a seed so that the white seed on b2 turns black.",
-            position=wizards_position(".... .WB. .WB. ...."),
+            position=wizards_garden_position("....", ".WB.", ".WB.", "...."),
             goal=lambda a: a.after.cell("b2") == "B",
             hint=(
                 "A new seed flips every seed right beside it (left, right, above, below), not "
@@ -311,7 +311,7 @@ WIZARDS_GARDEN = Lesson(
             key="harvest",
             title="Harvest a line",
             task="Make a line of four seeds of one colour and harvest it.",
-            position=wizards_position("B... .W.. .... WWB."),
+            position=wizards_garden_position("B...", ".W..", "....", "WWB."),
             goal=lambda a: _harvests(a) >= 1,
             hint=(
                 "A full row, column or long diagonal of one colour is harvested. Remember the "
@@ -327,7 +327,7 @@ WIZARDS_GARDEN = Lesson(
             key="two-lines",
             title="Two lines at once",
             task="Harvest two lines with one seed.",
-            position=wizards_position("W... .... BBW. WWWB"),
+            position=wizards_garden_position("W...", "....", "BBW.", "WWWB"),
             goal=lambda a: _harvests(a) == 2,
             hint=(
                 "One seed can complete its own line and, by flipping a neighbour, another line "
@@ -346,7 +346,7 @@ WIZARDS_GARDEN = Lesson(
                 "A seed on c3 completes a row and a column that share it. Harvest the one that "
                 "leaves your opponent no harvest on their next move."
             ),
-            position=wizards_position("..BB WB.B ..B. ..WW"),
+            position=wizards_garden_position("..BB", "WB.B", "..B.", "..WW"),
             goal=_leaves_no_harvest,
             hint=(
                 "Lines that share a seed cannot both be harvested: you choose one, and the other "
@@ -363,7 +363,9 @@ WIZARDS_GARDEN = Lesson(
             key="staff",
             title="The Wizard's Staff",
             task="Your opponent holds the Wizard's Staff. Harvest a line that takes it from them.",
-            position=wizards_position("WWB. .... .W.. BBW.", harvested=((1, 0), (0, 1)), staff=1),
+            position=wizards_garden_position(
+                "WWB.", "....", ".W..", "BBW.", harvested=((1, 0), (0, 1)), staff=1
+            ),
             goal=lambda a: a.after.staff == a.seat,
             hint=(
                 "Only a black (Ravenclaw) line moves the staff: whoever harvests one takes it. "
@@ -382,7 +384,9 @@ WIZARDS_GARDEN = Lesson(
                 "One bed is empty and you lead 2 flowers to 1. Fill it so that the game ends "
                 "now, with you the winner."
             ),
-            position=wizards_position("BWBW WBWB BWBW BW.W", harvested=((2, 0), (1, 0))),
+            position=wizards_garden_position(
+                "BWBW", "WBWB", "BWBW", "BW.W", harvested=((2, 0), (1, 0))
+            ),
             goal=_wins_now,
             hint=(
                 "A full line must be harvested, and a harvest puts three seeds back in the "

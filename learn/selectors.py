@@ -40,7 +40,7 @@ def position_payload(state: Any, seat: int, *, game: str, free: bool = False) ->
     view = state.view(seat)
     payload = {"position": view.to_json()}
     if game_definition(game).sight_lines:
-        payload["sight_lines"] = view.sight_lines(free=free) if free else view.sight_lines()
+        payload["sight_lines"] = view.sight_lines(free=free)
     return payload
 
 

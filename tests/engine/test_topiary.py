@@ -11,8 +11,9 @@ import pytest
 from engine import fastplay
 from engine import topiary as t
 from engine.errors import IllegalMove, NotationError
+from engine.positions import topiary_position
 from engine.rng import Rng
-from tests.engine import load_example, topiary_position
+from tests.engine import load_example
 
 
 def state(garden: dict[str, str], **kwargs) -> t.State:

@@ -9,33 +9,9 @@ import pytest
 
 from engine import wizards_garden as wg
 from engine.errors import EngineError, IllegalMove, NotationError, RecordError
+from engine.positions import wizards_garden_position as position_json
 from engine.rng import Rng
 from tests.engine import load_example
-
-
-def position_json(
-    *rows: str,
-    harvested=((0, 0), (0, 0)),
-    staff=None,
-    to_move=0,
-    phase="play",
-    basket=None,
-    options=None,
-) -> dict:
-    """A position in NOTATION.md's JSON from rows written rank 4 first; the rest in the basket."""
-    on_board = sum(cell != "." for row in rows for cell in row)
-    data = {
-        "game": "wizards_garden",
-        "board": [list(row) for row in rows],
-        "basket": wg.SEEDS - on_board - sum(map(sum, harvested)) if basket is None else basket,
-        "harvested": [{"W": w, "B": b} for w, b in harvested],
-        "staff": staff,
-        "to_move": to_move,
-        "phase": phase,
-    }
-    if options is not None:
-        data["options"] = options
-    return data
 
 
 def position(*rows: str, **fields) -> wg.State:

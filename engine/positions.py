@@ -1,16 +1,15 @@
-"""Positions for the rules pages and the lessons, written as the cells that matter.
+"""Positions written as the cells that matter, for tests, the rules pages and the lessons.
 
-A Topiary picture or lesson names a few cells; every other cell is dealt face down from
-the tiles left over, in a fixed order, so a position is the same every time it is built.
-The result is NOTATION.md's position JSON, which the engine then reads and judges: nothing
-here knows a rule beyond the shape of a deal.
+A Topiary position names a few cells; every other cell is dealt face down from the tiles
+left over, in a fixed order, so a position is the same every time it is built. A Wizards'
+Garden position is its rows; the seeds neither on the board nor harvested are in the
+basket. The result is NOTATION.md's position JSON, which ``state_from_json`` then reads
+and judges: nothing here knows a rule beyond the shape of a deal.
 """
 
 from __future__ import annotations
 
-from engine import topiary
-
-FILES = "abcde"
+from engine import topiary, wizards_garden
 
 
 def topiary_position(
@@ -19,16 +18,17 @@ def topiary_position(
     players: int = 2,
     visitors: dict[str, int] | None = None,
     hands: list[list[str]] | None = None,
-    removed_type: str | None = "E",
-    unplaced: list[int] | None = None,
-    to_move: int = 0,
+    removed_type: str = "E",
+    to_move: int | None = None,
     options: dict | None = None,
+    **fields,
 ) -> dict:
     """Topiary position JSON: ``garden`` maps cells to ``R3`` (face up) or ``r3`` (face down).
 
     Cells left out get the unused tiles face down (the centre face up, as the deal leaves
-    it); hands default to unused tiles; ``unplaced`` defaults to a full quota less the
-    visitors placed.
+    it); hands default to unused tiles; ``removed_type`` counts with fewer than 4 players
+    only; ``unplaced`` follows the visitors and the mover defaults to the first seat with
+    visitors left. ``fields`` are further position fields (``first_player``).
     """
     visitors = visitors or {}
     removed = removed_type if players < 4 else None
@@ -37,14 +37,15 @@ def topiary_position(
     used.update(tile for hand in hands or [] for tile in hand)
     spare = iter(tile for tile in in_game if tile not in used)
     if hands is None:
-        hands = [[next(spare) for _ in range(3)] for _ in range(players)]
-    if unplaced is None:
-        quota = topiary.VISITORS_PER_PLAYER[players]
-        unplaced = [quota - list(visitors.values()).count(seat) for seat in range(players)]
+        hands = [[next(spare) for _ in range(topiary.HAND_SIZE)] for _ in range(players)]
+    quota = topiary.VISITORS_PER_PLAYER[players]
+    unplaced = [quota - list(visitors.values()).count(seat) for seat in range(players)]
+    if to_move is None:
+        to_move = next((seat for seat in range(players) if unplaced[seat]), 0)
     rows = []
     for rank in range(5, 0, -1):
         row = []
-        for file in FILES:
+        for file in topiary.FILES:
             cell = f"{file}{rank}"
             if cell in garden:
                 row.append(garden[cell])
@@ -62,34 +63,31 @@ def topiary_position(
         "hands": hands,
         "to_move": to_move,
         "phase": "play" if any(unplaced) else "over",
+        **fields,
     }
 
 
-def wizards_position(
-    rows: str,
-    *,
-    basket: int | None = None,
+def wizards_garden_position(
+    *rows: str,
     harvested: tuple[tuple[int, int], tuple[int, int]] = ((0, 0), (0, 0)),
     staff: int | None = None,
     to_move: int = 0,
     phase: str = "play",
+    basket: int | None = None,
     options: dict | None = None,
 ) -> dict:
-    """Wizards' Garden position JSON from four rows of ``W``, ``B`` and ``.``, rank 4 first.
-
-    ``rows`` is one string, rows separated by spaces (``"W... .B.. .... ...."``); the basket
-    defaults to the seeds neither on the board nor harvested (20 in all).
-    """
-    board = [list(row) for row in rows.split()]
-    on_board = sum(cell != "." for row in board for cell in row)
+    """Wizards' Garden position JSON from four rows of ``W``, ``B`` and ``.``, rank 4 first."""
+    on_board = sum(cell != "." for row in rows for cell in row)
     flowers = sum(w + b for w, b in harvested)
-    return {
-        "game": "wizards_garden",
-        "options": options or {},
-        "board": board,
-        "basket": 20 - on_board - flowers if basket is None else basket,
+    data = {
+        "game": wizards_garden.NAME,
+        "board": [list(row) for row in rows],
+        "basket": wizards_garden.SEEDS - on_board - flowers if basket is None else basket,
         "harvested": [{"W": w, "B": b} for w, b in harvested],
         "staff": staff,
         "to_move": to_move,
         "phase": phase,
     }
+    if options is not None:
+        data["options"] = options
+    return data
