@@ -99,7 +99,7 @@ def topiary_turn(view: topiary.View, played: str, rng: Rng) -> dict | None:
             line.play(code)
             fastplay.playout(line, random.Random(playout_seed).random)
             total, _hand = line.totals()
-            margins[code].append(total[seat] - max(t for s, t in enumerate(total) if s != seat))
+            margins[code].append(bots.topiary_margin(total, seat))
     values = {topiary.move_name(code): sum(m) / SAMPLES for code, m in margins.items()}
     verdict = _verdict(view, played, values, SAMPLES)
     best_code = codes[verdict["best"]]
