@@ -111,18 +111,11 @@ def analysis_run(*, analysis_id: int) -> bool:
             view, played = views[turn]
             # Only the mover's view crosses to the engine: it cannot know more than they did.
             turns.append(_think(engine_analysis.analyse_turn, view, played, seed, turn))
-            saved.update(
-                result={"turns": turns},
-                done=len(turns),
-                total=len(views),
-                updated_at=timezone.now(),
-            )
+            saved.update(result={"turns": turns}, done=len(turns), updated_at=timezone.now())
         players = engine_analysis.seat_totals(turns, game.seats.count())
         saved.update(
             status=Analysis.Status.DONE,
             result={"turns": turns, "players": players},
-            done=len(turns),
-            total=len(views),
             finished_at=timezone.now(),
             updated_at=timezone.now(),
         )

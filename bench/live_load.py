@@ -402,7 +402,8 @@ async def drive_site(servers, pairs, think, seconds, sample, fault=None) -> dict
     await asyncio.gather(*tasks, return_exceptions=True)
     out = {"tally": tally, "elapsed": elapsed, "cpu": {k: after[k] - before[k] for k in after}}
     if faulted is not None:
-        out["fault"] = {**await faulted, **recovery(tally.completed, await faulted)}
+        fault_times = await faulted
+        out["fault"] = {**fault_times, **recovery(tally.completed, fault_times)}
     return out
 
 

@@ -61,7 +61,7 @@ def _rounded(value: float) -> float:
     return round(value, 2) + 0.0  # never -0.0
 
 
-def _verdict(view, played: str, values: dict[str, float], se: float | None, samples: int):
+def _verdict(view, played: str, values: dict[str, float], samples: int):
     best = max(values, key=lambda move: (values[move], move == played))
     lost = max(0.0, values[best] - values[played])
     return {
@@ -71,7 +71,7 @@ def _verdict(view, played: str, values: dict[str, float], se: float | None, samp
         "played_points": _rounded(values[played]),
         "best_points": _rounded(values[best]),
         "lost": _rounded(lost),
-        "se": None if se is None else _rounded(se),
+        "se": None,  # Topiary sets it: the sampling error of the loss
         "samples": samples,
         "candidates": len(values),
     }
@@ -99,9 +99,9 @@ def topiary_turn(view: topiary.View, played: str, rng: Rng) -> dict | None:
             line.play(code)
             fastplay.playout(line, random.Random(playout_seed).random)
             total, _hand = line.totals()
-            margins[code].append(total[seat] - max(t for s, t in enumerate(total) if s != seat))
+            margins[code].append(bots.topiary_margin(total, seat))
     values = {topiary.move_name(code): sum(m) / SAMPLES for code, m in margins.items()}
-    verdict = _verdict(view, played, values, None, SAMPLES)
+    verdict = _verdict(view, played, values, SAMPLES)
     best_code = codes[verdict["best"]]
     differences = [b - p for b, p in zip(margins[best_code], margins[played_code], strict=True)]
     verdict["se"] = _rounded(_standard_error(differences))
@@ -122,7 +122,7 @@ def garden_turn(view: wizards_garden.View, played: str, rng: Rng) -> dict:
         search = bots._GardenSearch(math.inf, None)
         value = search.child_value(state, code, GARDEN_DEPTH, -math.inf, math.inf)
         values[wizards_garden.move_name(code)] = max(-GARDEN_WIN, min(GARDEN_WIN, value))
-    return _verdict(view, played, values, None, 1)
+    return _verdict(view, played, values, 1)
 
 
 #: Each game's analysis of one turn, by its View type: ``(view, played, rng) -> dict | None``.

@@ -375,11 +375,16 @@ def _topiary_greedy(view, rng, budget, iterations) -> str:
     return topiary.move_name(_pick_best(legal, rng))
 
 
+def topiary_margin(total: list[int], seat: int) -> int:
+    """``seat``'s total minus the best other seat's: the margin the strong bot's reward
+    squashes and the post-game analysis averages (``engine.analysis``)."""
+    return total[seat] - max(t for s, t in enumerate(total) if s != seat)
+
+
 def _topiary_reward(table: fastplay.Table, seat: int) -> float:
     total, hand = table.totals()
-    best_other = max(t for s, t in enumerate(total) if s != seat)
     won = topiary.winners(total, hand, table.first_player) == [seat]
-    margin = total[seat] - best_other
+    margin = topiary_margin(total, seat)
     return 0.5 * won + 0.5 / (1.0 + math.exp(-margin / MARGIN_SCALE))
 
 

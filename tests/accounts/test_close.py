@@ -9,10 +9,10 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from accounts import services
 from accounts.models import Preferences, User
-from games import selectors as game_selectors
 from games import services as game_services
 from games.models import Game, Seat
 from tests.accounts.test_two_factor import code_for
+from tests.games.conftest import every_player_moves, live_game
 from tests.tournaments.conftest import make_tournament
 from tournaments import services as tournament_services
 
@@ -30,26 +30,6 @@ def alice():
 @pytest.fixture
 def bob():
     return services.user_register(username="Bob", email="bob@example.com", password=PASSWORD)
-
-
-def live_game(players) -> Game:
-    """A rated game in which every player has moved once (leaving it earlier aborts it)."""
-    game = game_services.game_create(
-        kind="topiary",
-        players=players,
-        options={},
-        rated=True,
-        clock_initial=300,
-        clock_increment=3,
-        correspondence_days=None,
-        first_player=0,
-    )
-    for user in players:
-        frame = game_selectors.game_state_for(game.pk, user)
-        game_services.move_play(
-            game_id=game.pk, user=user, ply=frame["ply"], move=frame["legal_moves"][0]
-        )
-    return game
 
 
 def open_table(user, **extra) -> Game:
@@ -75,7 +55,8 @@ def test_the_page_explains_and_a_wrong_password_changes_nothing(client, alice):
 
 
 def test_closing_resigns_cancels_and_signs_out_everywhere(client, alice, bob):
-    running = live_game([alice, bob])
+    # Rated, and every player has moved once (leaving it earlier aborts it).
+    running = every_player_moves(live_game([alice, bob], rated=True, first_player=0), [alice, bob])
     mine = open_table(alice)
     challenge = open_table(bob, invited=alice)
     services.preferences_save(user=alice, changes={"theme": "dark"})
