@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 
 from chat import selectors, services
 from chat.rooms import rooms_for, write_closed
+from topiary_site.socket_db import db
 
 
 def chat_request(text_data) -> dict | None:
@@ -83,13 +83,13 @@ async def chat_receive(consumer, content: dict, *, kind: str, place_id=None) -> 
     user = consumer.scope.get("user")
     request = content["type"]
     try:
-        answer = await database_sync_to_async(_answer)(request, content, kind, place_id, user)
+        answer = await db(_answer)(request, content, kind, place_id, user)
     except services.ChatRefused as error:
         await consumer.send_json(_refusal(request, error, content.get("room")))
         return
     if answer.get("type") in ("chat_history", "chat_muted"):
         # Mutes take effect on this socket's live messages at once.
-        consumer.chat_muted = await database_sync_to_async(selectors.muted_ids)(user)
+        consumer.chat_muted = await db(selectors.muted_ids)(user)
     if answer:
         await consumer.send_json(answer)
 
@@ -98,8 +98,6 @@ async def chat_frame(consumer, event: dict) -> None:
     """A consumer's handler of ``chat.frame`` events: send it unless the author is muted."""
     muted = getattr(consumer, "chat_muted", None)
     if muted is None:
-        muted = consumer.chat_muted = await database_sync_to_async(selectors.muted_ids)(
-            consumer.scope.get("user")
-        )
+        muted = consumer.chat_muted = await db(selectors.muted_ids)(consumer.scope.get("user"))
     if event.get("author") not in muted:
         await consumer.send_json(event["frame"])

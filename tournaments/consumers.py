@@ -4,15 +4,15 @@ The database holds the truth; a client that hears a newer version fetches the
 page's live part again over HTTP (as lichess does), so a lost message costs nothing.
 """
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from chat.sockets import chat_frame, chat_receive, chat_request
+from topiary_site.socket_db import db
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_group
 
 
-@database_sync_to_async
+@db
 def _version(tournament_id: int) -> int | None:
     return Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True).first()
 
