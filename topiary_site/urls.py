@@ -2,14 +2,24 @@
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.decorators.cache import cache_page
+from django.views.i18n import JavaScriptCatalog
 from health_check.views import HealthCheckView
 
 from api.urls import api_urls
-from topiary_site import health, metrics, views
+from topiary_site import health, i18n, metrics, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("status.json", views.status, name="status"),
+    path("i18n/setlang/", i18n.set_language, name="set_language"),
+    # The JavaScript texts (gettext, ngettext, interpolate as globals): cached per
+    # language, as the catalogue changes only with a deploy.
+    path(
+        "jsi18n/",
+        cache_page(60 * 60 * 24)(JavaScriptCatalog.as_view()),
+        name="javascript-catalog",
+    ),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
     path("leaderboards/", include("ratings.urls")),

@@ -51,3 +51,12 @@ if (select) {
     save(select.value);
   });
 }
+
+// The footer's language switch posts to /i18n/setlang/ (cookie, and the account's
+// setting when signed in); with scripts on, choosing a language is enough.
+const languageForm = document.querySelector("[data-language-switch]");
+if (languageForm) {
+  const button = languageForm.querySelector("button[type=submit]");
+  if (button) button.hidden = true;
+  languageForm.querySelector("select")?.addEventListener("change", () => languageForm.submit());
+}

@@ -1,0 +1,72 @@
+"""Which language a page or a socket speaks (docs/I18N.md).
+
+The order, for pages and sockets alike: the signed-in player's saved language, else
+the ``django_language`` cookie the footer's switcher sets (signed out too), else the
+browser's ``Accept-Language``, else English. URLs carry no language.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpResponseNotAllowed
+from django.utils import translation
+from django.views.i18n import set_language as django_set_language
+
+from accounts import selectors as account_selectors
+from accounts import services as account_services
+
+SUPPORTED = frozenset(code for code, _ in settings.LANGUAGES)
+
+
+def player_language(user) -> str:
+    """The language a signed-in player chose in their settings, or "" for none."""
+    if user is None or not user.is_authenticated:
+        return ""
+    language = account_selectors.preferences_of(user=user).language
+    return language if language in SUPPORTED else ""
+
+
+class PlayerLanguageMiddleware:
+    """After ``LocaleMiddleware`` and authentication: a signed-in player's own choice wins
+    over the cookie and the browser."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        language = player_language(getattr(request, "user", None))
+        if language and language != request.LANGUAGE_CODE:
+            translation.activate(language)
+            request.LANGUAGE_CODE = language
+        return self.get_response(request)
+
+
+def set_language(request):
+    """The footer's switcher: Django's ``set_language`` (cookie, safe redirect back), and
+    for a signed-in player the choice is saved in their settings too."""
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    response = django_set_language(request)
+    language = request.POST.get("language", "")
+    if language in SUPPORTED and request.user.is_authenticated:
+        account_services.preferences_save(user=request.user, changes={"language": language})
+    return response
+
+
+def socket_language(scope) -> str:
+    """The language for one socket, chosen once at connect in the order pages use."""
+    language = player_language(scope.get("user"))
+    if language:
+        return language
+    headers = dict(scope.get("headers") or ())
+    cookies = scope.get("cookies") or {}
+    cookie = cookies.get(settings.LANGUAGE_COOKIE_NAME, "")
+    if cookie in SUPPORTED:
+        return cookie
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    for code, _quality in translation.trans_real.parse_accept_lang_header(accept):
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
