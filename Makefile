@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint bench bench-live venv
+.PHONY: run test lint bench bench-live venv messages compilemessages
 
 $(BIN)/.installed: requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -38,3 +38,19 @@ bench: venv
 # settings; see bench/live_load.py for BENCH_DATABASE_URL / BENCH_REDIS_URL.
 bench-live: venv
 	$(BIN)/python bench/live_load.py --games 10 50
+
+# Issue 17 (docs/I18N.md): gather every marked string into the German catalogues
+# (locale/de/LC_MESSAGES/django.po for Python and templates, djangojs.po for the pages'
+# scripts), then compile them. Needs GNU gettext (Debian's package gettext). The compiled
+# .mo files are committed, so `make run` works without gettext.
+MAKEMESSAGES = $(BIN)/python manage.py makemessages --locale de --no-obsolete \
+	--add-location file --ignore '.venv/*' --ignore 'tests/*' --ignore 'bench/*' \
+	--ignore 'staticfiles/*' --ignore 'var/*' --ignore 'docs/*' --ignore 'engine/*'
+
+messages: venv
+	$(MAKEMESSAGES) --domain django
+	$(MAKEMESSAGES) --domain djangojs
+	$(MAKE) compilemessages
+
+compilemessages: venv
+	$(BIN)/python manage.py compilemessages --locale de --ignore '.venv/*'
