@@ -12,7 +12,9 @@ lessons) at 360x740, 390x844 and 1280x800, asserting on each page:
   with pawns);
 - no console error and no uncaught exception;
 - during play on a phone, the board, the hand tray, whose turn it is, the clocks and the
-  place where Confirm appears all inside the first screen, with no scrolling.
+  place where Confirm appears all inside the first screen, with no scrolling;
+- at 360 px the walk is in German (the browser asks for `de`, issue 17): no English word
+  of the site's own catalogue shows, and the longer German words fit.
 
 Screenshots of every page go to the test run's temporary directory (printed at the end)
 for a person to look at; they are not committed.
@@ -20,6 +22,7 @@ for a person to look at; they are not committed.
 
 from __future__ import annotations
 
+import re
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
@@ -31,6 +34,8 @@ from django.utils import timezone
 from games.models import Game
 from tests.games.conftest import challenge
 from tests.ratings.played import make_user, play_game
+from tests.site.test_i18n_catalogue import LOCALE, entries
+from tests.site.test_i18n_marked import ALLOWED, WORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -39,6 +44,8 @@ VIEWPORTS = {"phone-360": (360, 740), "phone-390": (390, 844), "desktop": (1280,
 #: screenshots show both themes.
 DARK = {"phone-390"}
 PHONES = {"phone-360", "phone-390"}
+#: The 360 px phone walks the site in German, as a browser set to German asks for it.
+GERMAN = {"phone-360"}
 #: WCAG 2.5.5 (AAA) target size, which the issue asks for on phones.
 TARGET = 44
 #: Half a pixel for sub-pixel layout.
@@ -117,6 +124,44 @@ MEASURE = """
 }
 """
 
+# Every text a reader meets on the page: what is shown, and the labels a screen reader
+# says. Players' own words (chat messages, tournament names) are theirs, not the site's.
+PAGE_TEXT = """
+(own) => {
+  const clone = document.body.cloneNode(true);
+  clone.querySelectorAll(".chat-text, script, style, [hidden]").forEach((el) => el.remove());
+  const labels = [...document.querySelectorAll("[title], [aria-label], [placeholder], [alt]")]
+    .filter((el) => !el.closest("[hidden]"))
+    .map((el) => ["title", "aria-label", "placeholder", "alt"]
+      .map((name) => el.getAttribute(name) || "").join(" "));
+  let text = [document.title, clone.innerText, ...labels].join("\\n");
+  for (const words of own) text = text.split(words).join(" ");
+  return text;
+}
+"""
+
+
+def english_catalogue_words() -> set[str]:
+    """Words of the site's English texts that German never uses: each one on a German
+    page is a string that missed the catalogue."""
+    english, german = set(), set()
+    for domain in ("django", "djangojs"):
+        for entry in entries(LOCALE / f"{domain}.po"):
+            source = entry["msgid"] + " " + entry.get("msgid_plural", "")
+            english.update(WORD.findall(re.sub(r"%\(\w+\)[sd]|<[^>]+>", " ", source)))
+            german.update(WORD.findall(" ".join(entry["msgstr"].values())))
+    german = {word.lower() for word in german}
+    return {
+        word
+        for word in english
+        if len(word) > 2 and word.lower() not in german and word not in ALLOWED
+    }
+
+
+def english_on_page(text: str, words: set[str], names: set[str]) -> list[str]:
+    return sorted({word for word in WORD.findall(text) if word in words and word not in names})
+
+
 # On a phone, what a player needs for a whole move, checked on first paint.
 PLAY_CONTROLS = ["#board", "#status", "#players .clock:not(:empty)", "#chooser"]
 
@@ -178,7 +223,7 @@ def _site_data() -> dict:
     )
     event = tournaments.tournament_create(
         created_by=ann,
-        name="Autumn Swiss of the Hedge Maze Society",
+        name=TOURNAMENT_NAME,
         kind="topiary",
         format="swiss",
         rounds=3,
@@ -225,21 +270,33 @@ def _site_data() -> dict:
         "movers": movers,
         "table": table.pk,
         "tournament": event.pk,
+        "tournament_name": TOURNAMENT_NAME,
     }
+
+
+CHAT_TEXTS = (
+    "Anyone for a three-player game?",
+    ("Rematch later? " + "https://example.com/" + "a-very-long-word-" * 6)[:140],
+    "Good game!",
+    "Well played <3",
+    "Good luck",
+    "Good luck, everyone",
+)
+TOURNAMENT_NAME = "Autumn Swiss of the Hedge Maze Society"
 
 
 def _chat(ann, bob, finished, playing, event) -> None:
     """Chat on the pages that show it: the lobby, a game over, a game in play, a tournament."""
     from chat.services import chat_post
 
-    long = "Rematch later? " + "https://example.com/" + "a-very-long-word-" * 6
+    lobby, long, game_over, well_played, luck, luck_all = CHAT_TEXTS
     for user, kind, place_id, room, text in (
-        (ann, "lobby", None, "lobby", "Anyone for a three-player game?"),
-        (bob, "lobby", None, "lobby", long[:140]),
-        (ann, "game", finished.pk, "players", "Good game!"),
-        (bob, "game", finished.pk, "players", "Well played <3"),
-        (ann, "game", playing.pk, "players", "Good luck"),
-        (bob, "tournament", event.pk, "tournament", "Good luck, everyone"),
+        (ann, "lobby", None, "lobby", lobby),
+        (bob, "lobby", None, "lobby", long),
+        (ann, "game", finished.pk, "players", game_over),
+        (bob, "game", finished.pk, "players", well_played),
+        (ann, "game", playing.pk, "players", luck),
+        (bob, "tournament", event.pk, "tournament", luck_all),
     ):
         chat_post(user=user, kind=kind, place_id=place_id, room=room, text=text)
 
@@ -309,6 +366,9 @@ def test_every_page_fits_every_screen(browser, asgi_server, tmp_path_factory):
     data = site_data()
     shots = tmp_path_factory.mktemp("audit-screenshots")
     cookies = {name: session_cookie(user) for name, user in data["users"].items()}
+    english = english_catalogue_words()
+    names = {*data["users"], "bramble"}
+    own_words = [data["tournament_name"], *CHAT_TEXTS]
     problems: list[str] = []
     for size, (width, height) in VIEWPORTS.items():
         phone = size in PHONES
@@ -319,6 +379,7 @@ def test_every_page_fits_every_screen(browser, asgi_server, tmp_path_factory):
                     context = browser.new_context(
                         viewport={"width": width, "height": height},
                         color_scheme="dark" if size in DARK else "light",
+                        locale="de-DE" if size in GERMAN else "en-GB",
                     )
                     if who:
                         context.add_cookies(
@@ -362,6 +423,13 @@ def test_every_page_fits_every_screen(browser, asgi_server, tmp_path_factory):
                 problems += [f"{where}: console error: {error}" for error in errors]
                 if phone and name.startswith("play-"):
                     problems += controls_off_screen(page, where, height)
+                if size in GERMAN:
+                    if page.evaluate("document.documentElement.lang") != "de":
+                        problems.append(f"{where}: <html lang> is not de")
+                    text = page.evaluate(PAGE_TEXT, own_words)
+                    leaks = english_on_page(text, english, names)
+                    if leaks:
+                        problems.append(f"{where}: English in the German page: {leaks}")
         finally:
             for context, _page, _errors in contexts.values():
                 context.close()
@@ -463,6 +531,33 @@ def test_the_footer_switch_sets_the_theme_and_keeps_it(browser, asgi_server):
         page.goto(asgi_server + "/puzzles/about/")
         assert page.get_by_label("Theme").input_value() == "dark"
         assert page.evaluate("JSON.parse(localStorage.getItem('topiary-prefs')).theme") == "dark"
+    finally:
+        context.close()
+
+
+def test_a_visitors_language_choice_holds_across_pages(browser, asgi_server):
+    """Signed out, with an English browser: choosing Deutsch in the footer turns this page
+    and every later one German, until English is chosen again."""
+    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="en-GB")
+    try:
+        page = context.new_page()
+        page.goto(asgi_server + "/play/")
+        lang = "document.documentElement.lang"
+        assert page.evaluate(lang) == "en"
+        english_nav = page.locator(".nav-links").inner_text()
+        with page.expect_navigation():
+            page.locator("#language-choice").select_option("de")
+        assert page.url.endswith("/play/")
+        assert page.evaluate(lang) == "de"
+        assert page.locator(".nav-links").inner_text() != english_nav
+        for path in ("/rules/topiary/", "/puzzles/about/", "/accounts/login/"):
+            page.goto(asgi_server + path)
+            assert page.evaluate(lang) == "de", path
+            assert page.locator("#language-choice").input_value() == "de"
+        with page.expect_navigation():
+            page.locator("#language-choice").select_option("en")
+        assert page.evaluate(lang) == "en"
+        assert page.locator(".nav-links").inner_text() == english_nav
     finally:
         context.close()
 
