@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from engine.games import game_definition
 from engine.positions import topiary_position, wizards_garden_position
 
@@ -119,8 +121,8 @@ _BEST_SPOT = {
 
 TOPIARY = Lesson(
     game="topiary",
-    title="Topiary: your first garden",
-    intro=(
+    title=gettext_lazy("Topiary: your first garden"),
+    intro=gettext_lazy(
         "Seven short positions. In each one you are the red player: choose a free spot "
         "(the small circles around the garden), then, when the task asks for it, a "
         "face-down tile to take and the tile to plant. The server checks your move with "
@@ -129,16 +131,16 @@ TOPIARY = Lesson(
     steps=(
         Step(
             key="sight-line",
-            title="A visitor looks along one line",
-            task="Place a visitor that sees three sculptures.",
+            title=gettext_lazy("A visitor looks along one line"),
+            task=gettext_lazy("Place a visitor that sees three sculptures."),
             position=topiary_position({"a4": "H1", "c4": "O2", "e4": "S4", "c3": "P3", "d2": "W5"}),
             goal=lambda a: len(a.seen_tiles()) >= 3,
-            hint=(
+            hint=gettext_lazy(
                 "A visitor looks straight ahead along its arrow. Face-down tiles are "
                 "invisible, so look for a line with three face-up tiles that grow in value "
                 "as they get further away."
             ),
-            explanation=(
+            explanation=gettext_lazy(
                 "Each tile your visitor sees is worth its value: face-down tiles are skipped, "
                 "and every face-up tile it sees is larger than the ones before it."
             ),
@@ -146,16 +148,16 @@ TOPIARY = Lesson(
         ),
         Step(
             key="hidden-behind",
-            title="Smaller tiles hide behind larger ones",
-            task="Place a visitor that sees the Pom Pom 3 (yellow).",
+            title=gettext_lazy("Smaller tiles hide behind larger ones"),
+            task=gettext_lazy("Place a visitor that sees the Pom Pom 3 (yellow)."),
             position=topiary_position({"a2": "R4", "c2": "O3", "e2": "H1", "c3": "P5"}),
             goal=lambda a: "O3" in a.seen_tiles(),
-            hint=(
+            hint=gettext_lazy(
                 "After the first face-up tile, a visitor sees a tile only if it is larger than "
                 "every tile it has seen so far. Behind the T-Rex 4 or the Pyramid 5 the Pom Pom "
                 "3 is hidden: look at it from the other side."
             ),
-            explanation=(
+            explanation=gettext_lazy(
                 "From this side the Pom Pom 3 comes before the larger tiles, so it is seen, "
                 "and the larger tiles behind it are seen too."
             ),
@@ -163,15 +165,17 @@ TOPIARY = Lesson(
         ),
         Step(
             key="best-spot",
-            title="Find the best spot",
-            task="Place a visitor that scores as many points as any visitor could here.",
+            title=gettext_lazy("Find the best spot"),
+            task=gettext_lazy(
+                "Place a visitor that scores as many points as any visitor could here."
+            ),
             position=topiary_position(_BEST_SPOT),
             goal=_best_spot,
-            hint=(
+            hint=gettext_lazy(
                 "Choose a circle to see its line and its points before you commit: the number "
                 "beside your choice is what the visitor would score. Compare a few lines."
             ),
-            explanation=(
+            explanation=gettext_lazy(
                 "No other spot scores more. Long rising lines score best: every step up in "
                 "value is another tile seen."
             ),
@@ -179,18 +183,18 @@ TOPIARY = Lesson(
         ),
         Step(
             key="type-bonus",
-            title="The type bonus",
-            task="Place a visitor that earns a type bonus.",
+            title=gettext_lazy("The type bonus"),
+            task=gettext_lazy("Place a visitor that earns a type bonus."),
             position=topiary_position(
                 {"a5": "S1", "c5": "S3", "e5": "N2", "a3": "W2", "c3": "R4", "e3": "R5"}
             ),
             goal=_has_bonus,
-            hint=(
+            hint=gettext_lazy(
                 "A visitor that sees two or more tiles of the same type scores one extra point "
                 "per tile of that type. Find a line with two Spirals or two T-Rexes the visitor "
                 "can both see."
             ),
-            explanation=(
+            explanation=gettext_lazy(
                 "Your visitor sees two tiles of one type, so it scores their values plus 2: "
                 "the bonus is the number of tiles of that type it sees."
             ),
@@ -198,8 +202,8 @@ TOPIARY = Lesson(
         ),
         Step(
             key="take-and-plant",
-            title="Take, look, plant",
-            task=(
+            title=gettext_lazy("Take, look, plant"),
+            task=gettext_lazy(
                 "Place a visitor, take a face-down tile from its line and plant your Swan 5 "
                 "where the visitor sees it."
             ),
@@ -207,12 +211,12 @@ TOPIARY = Lesson(
                 {"c3": "O2", "a1": "W1"}, hands=[["H1", "N5", "R2"], ["S1", "S2", "S3"]]
             ),
             goal=lambda a: len(a.steps) == 2 and "N5" in a.seen_tiles(),
-            hint=(
+            hint=gettext_lazy(
                 "After choosing a circle, click a face-down tile in that visitor's line to take "
                 "it (you see what it is), then click the Swan 5 in your hand to plant it in the "
                 "gap. Plant it before any larger tile in the line."
             ),
-            explanation=(
+            explanation=gettext_lazy(
                 "A take changes the garden: the tile you took stays in your hand, and the tile "
                 "you planted is face up for everyone, your visitors and your rivals' alike."
             ),
@@ -220,18 +224,18 @@ TOPIARY = Lesson(
         ),
         Step(
             key="hand-scores",
-            title="Tiles in your hand",
-            task="Place a visitor so that the Pyramid 2 in your hand scores.",
+            title=gettext_lazy("Tiles in your hand"),
+            task=gettext_lazy("Place a visitor so that the Pyramid 2 in your hand scores."),
             position=topiary_position(
                 {"d4": "P4", "c3": "O1"}, hands=[["P2", "S1", "W1"], ["S2", "S3", "S4"]]
             ),
             goal=lambda a: "P2" in a.after.scoring_hand_tiles()[a.seat],
-            hint=(
+            hint=gettext_lazy(
                 "A tile in your hand scores its value at the end if one of your visitors sees a "
                 "larger tile of the same type. There is a Pyramid 4 in the garden: make sure one "
                 "of your visitors sees it."
             ),
-            explanation=(
+            explanation=gettext_lazy(
                 "Your visitor sees the Pyramid 4, so the Pyramid 2 in your hand scores 2. One "
                 "tile in the garden can make several tiles in your hand score."
             ),
@@ -239,8 +243,8 @@ TOPIARY = Lesson(
         ),
         Step(
             key="block-a-rival",
-            title="Block a rival's view",
-            task=(
+            title=gettext_lazy("Block a rival's view"),
+            task=gettext_lazy(
                 "Your rival's blue visitor at a3:E sees 9 points. Take a tile from its line and "
                 "plant one that makes it see less."
             ),
@@ -250,12 +254,12 @@ TOPIARY = Lesson(
                 hands=[["H1", "R2", "S5"], ["S1", "S2", "S3"]],
             ),
             goal=_rival_sees_less,
-            hint=(
+            hint=gettext_lazy(
                 "A large tile early in a line hides every smaller or equal tile behind it. Take "
                 "the face-down tile right in front of the blue visitor (a3) and plant your "
                 "largest tile there."
             ),
-            explanation=(
+            explanation=gettext_lazy(
                 "The blue visitor now sees the large tile first and nothing smaller behind it. "
                 "Every take is a chance to help your visitors or to spoil a rival's."
             ),
@@ -284,8 +288,8 @@ def _wins_now(attempt: Attempt) -> bool:
 
 WIZARDS_GARDEN = Lesson(
     game="wizards_garden",
-    title="Wizards' Garden: flips and harvests",
-    intro=(
+    title=gettext_lazy("Wizards' Garden: flips and harvests"),
+    intro=gettext_lazy(
         "Six short positions. In each one you play the next seed: choose a bed next to a "
         "seed, then the side to show, white (Dovetail) or black (Ravenclaw). The server "
         "checks your move with the same engine the games use."
@@ -293,15 +297,15 @@ WIZARDS_GARDEN = Lesson(
     steps=(
         Step(
             key="flips",
-            title="Planting flips the neighbours",
-            task="Plant a seed so that the white seed on b2 turns black.",
+            title=gettext_lazy("Planting flips the neighbours"),
+            task=gettext_lazy("Plant a seed so that the white seed on b2 turns black."),
             position=wizards_garden_position("....", ".WB.", ".WB.", "...."),
             goal=lambda a: a.after.cell("b2") == "B",
-            hint=(
+            hint=gettext_lazy(
                 "A new seed flips every seed right beside it (left, right, above, below), not "
                 "the diagonal ones. Plant on an empty bed touching b2."
             ),
-            explanation=(
+            explanation=gettext_lazy(
                 "Every seed orthogonally next to the new seed turned over. The side you plant "
                 "face up is yours to choose; the flips follow."
             ),
@@ -309,15 +313,15 @@ WIZARDS_GARDEN = Lesson(
         ),
         Step(
             key="harvest",
-            title="Harvest a line",
-            task="Make a line of four seeds of one colour and harvest it.",
+            title=gettext_lazy("Harvest a line"),
+            task=gettext_lazy("Make a line of four seeds of one colour and harvest it."),
             position=wizards_garden_position("B...", ".W..", "....", "WWB."),
             goal=lambda a: _harvests(a) >= 1,
-            hint=(
+            hint=gettext_lazy(
                 "A full row, column or long diagonal of one colour is harvested. Remember the "
                 "flip: planting on d1 turns the black seed on c1 white."
             ),
-            explanation=(
+            explanation=gettext_lazy(
                 "The four seeds left the board: you keep one as a flower and three go back to "
                 "the basket. Most flowers at the end wins."
             ),
@@ -325,15 +329,15 @@ WIZARDS_GARDEN = Lesson(
         ),
         Step(
             key="two-lines",
-            title="Two lines at once",
-            task="Harvest two lines with one seed.",
+            title=gettext_lazy("Two lines at once"),
+            task=gettext_lazy("Harvest two lines with one seed."),
             position=wizards_garden_position("W...", "....", "BBW.", "WWWB"),
             goal=lambda a: _harvests(a) == 2,
-            hint=(
+            hint=gettext_lazy(
                 "One seed can complete its own line and, by flipping a neighbour, another line "
                 "too. Look at rows 1 and 2 and the bed where they end."
             ),
-            explanation=(
+            explanation=gettext_lazy(
                 "Lines that share no seed are all harvested: two flowers at once. One was "
                 "black, so you took the Wizard's Staff too."
             ),
@@ -341,19 +345,19 @@ WIZARDS_GARDEN = Lesson(
         ),
         Step(
             key="choose-one",
-            title="Overlapping lines: choose one",
-            task=(
+            title=gettext_lazy("Overlapping lines: choose one"),
+            task=gettext_lazy(
                 "A seed on c3 completes a row and a column that share it. Harvest the one that "
                 "leaves your opponent no harvest on their next move."
             ),
             position=wizards_garden_position("..BB", "WB.B", "..B.", "..WW"),
             goal=_leaves_no_harvest,
-            hint=(
+            hint=gettext_lazy(
                 "Lines that share a seed cannot both be harvested: you choose one, and the other "
                 "line's three remaining seeds stay. Look at what your opponent could complete "
                 "with them."
             ),
-            explanation=(
+            explanation=gettext_lazy(
                 "Choosing which line to harvest decides what stays on the board. In the move "
                 "list the choice is written after a slash: c3W/a3-d3."
             ),
@@ -361,17 +365,19 @@ WIZARDS_GARDEN = Lesson(
         ),
         Step(
             key="staff",
-            title="The Wizard's Staff",
-            task="Your opponent holds the Wizard's Staff. Harvest a line that takes it from them.",
+            title=gettext_lazy("The Wizard's Staff"),
+            task=gettext_lazy(
+                "Your opponent holds the Wizard's Staff. Harvest a line that takes it from them."
+            ),
             position=wizards_garden_position(
                 "WWB.", "....", ".W..", "BBW.", harvested=((1, 0), (0, 1)), staff=1
             ),
             goal=lambda a: a.after.staff == a.seat,
-            hint=(
+            hint=gettext_lazy(
                 "Only a black (Ravenclaw) line moves the staff: whoever harvests one takes it. "
                 "A white line scores a flower but leaves the staff where it is."
             ),
-            explanation=(
+            explanation=gettext_lazy(
                 "You hold the staff now. If the flowers are level at the end, the staff's holder "
                 "wins."
             ),
@@ -379,8 +385,8 @@ WIZARDS_GARDEN = Lesson(
         ),
         Step(
             key="game-end",
-            title="Ending the game",
-            task=(
+            title=gettext_lazy("Ending the game"),
+            task=gettext_lazy(
                 "One bed is empty and you lead 2 flowers to 1. Fill it so that the game ends "
                 "now, with you the winner."
             ),
@@ -388,12 +394,12 @@ WIZARDS_GARDEN = Lesson(
                 "BWBW", "WBWB", "BWBW", "BW.W", harvested=((2, 0), (1, 0))
             ),
             goal=_wins_now,
-            hint=(
+            hint=gettext_lazy(
                 "A full line must be harvested, and a harvest puts three seeds back in the "
                 "basket and empties beds, so the game goes on. Choose the side that completes "
                 "no line."
             ),
-            explanation=(
+            explanation=gettext_lazy(
                 "The board is full, so your opponent cannot plant: the game is over and the "
                 "most flowers win. It also ends when the basket or the board is empty."
             ),

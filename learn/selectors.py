@@ -70,15 +70,16 @@ def rules_figures(game: str) -> list[tuple[Figure, str]]:
 
 
 def lesson_step_payload(lesson: Lesson, number: int) -> dict:
-    """Step ``number`` of a lesson as its page starts it: the learner's view and legal steps."""
+    """Step ``number`` of a lesson as its page starts it: the learner's view and legal steps,
+    its texts in the active language."""
     step = lesson.step(number)
     state = lesson.definition.module.state_from_json(step.position)
     seat = state.to_move
     return {
         "number": number,
         "key": step.key,
-        "title": step.title,
-        "task": step.task,
+        "title": str(step.title),
+        "task": str(step.task),
         "seat": seat,
         "legal_steps": state.view(seat).legal_steps(),
         **position_payload(state, seat, game=lesson.game, free=True),

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from engine.errors import EngineError
 from learn import selectors
 from learn.lessons import Attempt, Lesson
@@ -34,13 +36,21 @@ class Verdict:
 
 def _steps_of(answer: Any) -> list[str]:
     if not isinstance(answer, dict) or not isinstance(answer.get("steps"), list):
-        raise AnswerRefused('expected a JSON object like {"steps": ["c5:S"]}')
+        raise AnswerRefused(
+            _("expected a JSON object like %(example)s") % {"example": '{"steps": ["c5:S"]}'}
+        )
     steps = answer["steps"]
     if not 1 <= len(steps) <= MAX_STEPS:
-        raise AnswerRefused(f"steps: expected 1 to {MAX_STEPS} steps, got {len(steps)}")
+        raise AnswerRefused(
+            _("steps: expected 1 to %(most)s steps, got %(count)s")
+            % {"most": MAX_STEPS, "count": len(steps)}
+        )
     for index, step in enumerate(steps, 1):
         if not isinstance(step, str) or not step or len(step) > MAX_STEP_LENGTH:
-            raise AnswerRefused(f"step {index}: expected a move in notation, got {step!r}")
+            raise AnswerRefused(
+                _("step %(index)s: expected a move in notation, got %(step)r")
+                % {"index": index, "step": step}
+            )
     return steps
 
 
@@ -51,8 +61,9 @@ def lesson_answer_check(*, lesson: Lesson, number: int, answer: Any, user) -> Ve
     ``=R3``). A take without its plant answers ``continue`` with the taker's view (the
     taken tile shown to the learner only). A finished move answers ``right`` with the
     step's explanation (a signed-in player's progress is saved, once) or ``wrong`` with
-    its hint. ``IndexError`` for a step that does not exist; ``AnswerRefused`` for an
-    answer that is malformed or not legal, and then nothing is saved.
+    its hint, both in the active language. ``IndexError`` for a step that does not exist;
+    ``AnswerRefused`` for an answer that is malformed or not legal, and then nothing is
+    saved.
     """
     step = lesson.step(number)
     steps = _steps_of(answer)
@@ -61,11 +72,17 @@ def lesson_answer_check(*, lesson: Lesson, number: int, answer: Any, user) -> Ve
     state = before
     for index, move in enumerate(steps, 1):
         if state.is_over or state.to_move != seat or (index > 1 and not state.pending_step):
-            raise AnswerRefused(f"step {index} ({move}): your move was already complete")
+            raise AnswerRefused(
+                _("step %(index)s (%(move)s): your move was already complete")
+                % {"index": index, "move": move}
+            )
         try:
             state = state.apply(move, seat=seat)
         except EngineError as error:
-            raise AnswerRefused(f"step {index} ({move}): {error}") from error
+            raise AnswerRefused(
+                _("step %(index)s (%(move)s): %(reason)s")
+                % {"index": index, "move": move, "reason": error}
+            ) from error
     if state.pending_step:
         payload = {
             "legal_steps": state.view(seat).legal_steps(),
@@ -74,8 +91,8 @@ def lesson_answer_check(*, lesson: Lesson, number: int, answer: Any, user) -> Ve
         return Verdict("continue", "", payload)
     payload = selectors.position_payload(state, seat, game=lesson.game)
     if not step.goal(Attempt(before, state, tuple(steps))):
-        return Verdict("wrong", step.hint, payload)
+        return Verdict("wrong", str(step.hint), payload)
     saved = False
     if user.is_authenticated:
-        _, saved = LessonProgress.objects.get_or_create(user=user, game=lesson.game, step=step.key)
-    return Verdict("right", step.explanation, payload, saved=saved)
+        saved = LessonProgress.objects.get_or_create(user=user, game=lesson.game, step=step.key)[1]
+    return Verdict("right", str(step.explanation), payload, saved=saved)

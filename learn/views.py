@@ -13,6 +13,7 @@ import json
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from learn import selectors, services
@@ -78,7 +79,8 @@ def lesson_check(request: HttpRequest, slug: str, number: int) -> JsonResponse:
     try:
         answer = json.loads(request.body.decode())
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        return JsonResponse({"error": f"the request body is not JSON: {error}"}, status=400)
+        message = _("the request body is not JSON: %(error)s") % {"error": error}
+        return JsonResponse({"error": message}, status=400)
     try:
         verdict = services.lesson_answer_check(
             lesson=lesson, number=number, answer=answer, user=request.user

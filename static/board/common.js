@@ -1,5 +1,6 @@
 // What every board drawing needs: SVG elements, titles, and keyboard-operable targets.
 // Used by static/board/topiary.js and static/board/wizards_garden.js (docs/ARCHITECTURE.md, "Front end").
+/* global gettext, interpolate */
 
 export const SVG = "http://www.w3.org/2000/svg";
 
@@ -41,4 +42,9 @@ export function seatSwatch(seat, className = "swatch") {
   swatch.dataset.seat = seat;
   swatch.style.background = SEAT_COLOURS[seat];
   return swatch;
+}
+
+// "Seat 2": a seat whose player's name the page does not know.
+export function seatNumber(seat) {
+  return interpolate(gettext("Seat %(number)s"), { number: seat + 1 }, true);
 }

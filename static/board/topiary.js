@@ -2,21 +2,24 @@
 // replay, and any panel showing a tile (docs/ARCHITECTURE.md, "Front end"; /shared/UI.md).
 // It draws only what it is given: the position and the engine's sight lines (`sight_lines`
 // in game frames, puzzle payloads and replay frames); it never works out what a visitor sees.
+// Its words come from Django's JavaScript catalogue (base.html), in the page's language.
+/* global gettext, ngettext, pgettext, interpolate */
 
-import { SEAT_COLOURS, activate, el, titled } from "./common.js";
+import { SEAT_COLOURS, activate, el, seatNumber, titled } from "./common.js";
 
 export { SEAT_COLOURS, activate, el, titled };
 
 // Eight types, the Okabe-Ito colours, and a glyph so no two types differ by hue alone.
+// The names are the engine's English ones, translated here (a tile code such as E4 is not).
 export const TYPES = {
-  E: { name: "Elephant", fill: "#E69F00", ink: "#000" },
-  H: { name: "Polyhedron", fill: "#56B4E9", ink: "#000" },
-  N: { name: "Swan", fill: "#009E73", ink: "#fff" },
-  O: { name: "Pom Pom", fill: "#F0E442", ink: "#000" },
-  P: { name: "Pyramid", fill: "#0072B2", ink: "#fff" },
-  R: { name: "T-Rex", fill: "#D55E00", ink: "#fff" },
-  S: { name: "Spiral", fill: "#CC79A7", ink: "#000" },
-  W: { name: "Whale", fill: "#000000", ink: "#fff" },
+  E: { name: gettext("Elephant"), fill: "#E69F00", ink: "#000" },
+  H: { name: gettext("Polyhedron"), fill: "#56B4E9", ink: "#000" },
+  N: { name: gettext("Swan"), fill: "#009E73", ink: "#fff" },
+  O: { name: gettext("Pom Pom"), fill: "#F0E442", ink: "#000" },
+  P: { name: gettext("Pyramid"), fill: "#0072B2", ink: "#fff" },
+  R: { name: gettext("T-Rex"), fill: "#D55E00", ink: "#fff" },
+  S: { name: gettext("Spiral"), fill: "#CC79A7", ink: "#000" },
+  W: { name: gettext("Whale"), fill: "#000000", ink: "#fff" },
 };
 // Each glyph is drawn in a 20x20 box at the tile's top right corner.
 const GLYPHS = {
@@ -33,13 +36,19 @@ const GLYPHS = {
 // The words for a take, the same on the game page and the puzzle: the same choice reads
 // the same on both.
 export const TAKE_WORDS = {
-  placeOnly: "Place only (take nothing)",
-  takeOrPlace: "Take a face-down tile from the line, or place only",
-  mustTake: "Take a face-down tile from the line",
-  nothingToTake: "No face-down tile in this line: place only",
-  plantPrompt: (took, cell) => `You took ${tileName(took)}. Choose the tile to plant face up at ${cell}: any of your four.`,
-  plant: (code) => `Plant ${tileName(code)}`,
-  justTaken: "just taken",
+  placeOnly: gettext("Place only (take nothing)"),
+  takeOrPlace: gettext("Take a face-down tile from the line, or place only"),
+  mustTake: gettext("Take a face-down tile from the line"),
+  nothingToTake: gettext("No face-down tile in this line: place only"),
+  plantPrompt: (took, cell) => interpolate(
+    gettext("You took %(tile)s. Choose the tile to plant face up at %(cell)s: any of your four."),
+    { tile: tileName(took), cell }, true),
+  plant: (code) => interpolate(gettext("Plant %(tile)s"), { tile: tileName(code) }, true),
+  justTaken: gettext("just taken"),
+  // A tile's label with the mark of the tile just taken: "Plant Whale 3 (just taken)".
+  withJustTaken: (label) => interpolate(gettext("%(tile)s (just taken)"), { tile: label }, true),
+  takeAt: (cell) => interpolate(gettext("Take the face-down tile at %(cell)s"), { cell }, true),
+  placeAt: (pos) => interpolate(gettext("Place a visitor at %(position)s"), { position: pos }, true),
 };
 
 // Geometry: 5x5 tiles with gaps, and a margin for the visitors on every edge and corner.
@@ -98,7 +107,7 @@ export function sightOf(sightLines, pos) {
 // ------------------------------------------------------------------ the pieces
 
 export function tileFace(code, x, y, size = TILE) {
-  const { name, fill, ink } = TYPES[code[0]];
+  const { fill, ink } = TYPES[code[0]];
   const scale = size / TILE;
   const group = el("g", { class: "tile-art", "data-type": code[0], "data-value": code[1] });
   group.append(
@@ -108,22 +117,23 @@ export function tileFace(code, x, y, size = TILE) {
     el("path", { class: "glyph", d: GLYPHS[code[0]], stroke: ink, fill: "none",
       transform: `translate(${x + size - 23 * scale} ${y + 3 * scale}) scale(${scale})` }),
   );
-  return titled(group, `${name} ${code[1]}`);
+  return titled(group, tileName(code));
 }
 
 export function tileBack(x, y, size = TILE, code = "?") {
   const back = el("rect", { class: "tile-back", x, y, width: size, height: size, rx: 6, fill: "url(#hedge)" });
-  if (!knownBack(code)) return titled(back, "Face-down tile");
+  if (!knownBack(code)) return titled(back, gettext("Face-down tile"));
   // A face-down tile whose identity the page may show: small and dimmed, still face down.
   const face = code.toUpperCase();
   const small = tileFace(face, x + size * 0.4, y + size * 0.4, size * 0.56);
   small.classList.add("revealed-identity");
-  return titled(el("g", { class: "tile-back-known" }, back, small), `Face-down tile: ${tileName(face)}`);
+  return titled(el("g", { class: "tile-back-known" }, back, small),
+    interpolate(gettext("Face-down tile: %(tile)s"), { tile: tileName(face) }, true));
 }
 
 export function gapSlot(x, y) {
   return titled(el("rect", { class: "gap", x: x + 2, y: y + 2, width: TILE - 4, height: TILE - 4, rx: 6 }),
-    "Empty: the tile here was taken, one is about to be planted");
+    gettext("Empty: the tile here was taken, one is about to be planted"));
 }
 
 // One tile on its own, for a hand tray or a panel.
@@ -182,7 +192,7 @@ function defs() {
 //   own marks and actions on each drawn piece.
 export function drawGarden(svg, position, options = {}) {
   const { sightLines = [], focus = null, gap = null, preview = null, targets = [], chosen = null,
-    seatName = (seat) => `Seat ${seat + 1}`, onCell, onVisitor, onTarget } = options;
+    seatName = seatNumber, onCell, onVisitor, onTarget } = options;
   svg.setAttribute("viewBox", `0 0 ${GARDEN_SIZE} ${GARDEN_SIZE}`);
   svg.classList.add("garden");
   const layer = el("g");
@@ -213,7 +223,10 @@ export function drawGarden(svg, position, options = {}) {
   }
   for (const [pos, seat] of Object.entries(position.visitors)) {
     const { points } = sightOf(sightLines, pos);
-    const group = pawn(pos, seat, points, `${seatName(seat)}'s visitor at ${pos}: sees ${points} now`);
+    const label = interpolate(ngettext("%(player)s's visitor at %(position)s: sees %(count)s now",
+      "%(player)s's visitor at %(position)s: sees %(count)s now", points),
+    { player: seatName(seat), position: pos, count: points }, true);
+    const group = pawn(pos, seat, points, label);
     group.setAttribute("tabindex", "0");
     onVisitor?.(group, pos);
     layer.append(group);
@@ -246,7 +259,8 @@ export function markMove(svg, move, seat) {
     el("line", { class: "arrow", x1: cx + dx * 13, y1: cy + dy * 13, x2: cx + dx * 26, y2: cy + dy * 26,
       stroke: colour, "marker-end": "url(#tip)" }),
     el("circle", { class: "engine-pawn", cx, cy, r: 12, stroke: colour }),
-    el("text", { class: "engine-label", x: cx, y: cy + 4, "text-anchor": "middle" }, "E"),
+    el("text", { class: "engine-label", x: cx, y: cy + 4, "text-anchor": "middle" },
+      pgettext("the engine's suggested move: one letter on its pawn", "E")),
   );
   if (take) {
     const [cell, plant] = take.split("=");
@@ -255,6 +269,6 @@ export function markMove(svg, move, seat) {
     if (plant && plant !== "*") mark.append(tileFace(plant, x - 6, y - 6, 26));
     else mark.append(el("text", { class: "engine-keep", x: x + 2, y: y + 14 }, "="));
   }
-  svg.append(titled(mark, `Engine's move: ${move}`));
+  svg.append(titled(mark, interpolate(gettext("Engine's move: %(move)s"), { move }, true)));
   return mark;
 }

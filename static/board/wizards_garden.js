@@ -1,8 +1,9 @@
 // The Wizards' Garden board, drawn the same on every page (the game page, the replay):
 // 4x4 planting beds, white (Dovetail) and black (Ravenclaw) seeds, the basket and the
 // Wizard's Staff (docs/ARCHITECTURE.md, "Front end"; /shared/UI.md).
+/* global gettext, ngettext, interpolate */
 
-import { el, titled } from "./common.js";
+import { el, seatNumber, titled } from "./common.js";
 
 export const BED = 80;
 const GAP = 6;
@@ -17,14 +18,15 @@ function seedAt(board, cell) {
   return board[4 - Number(cell[1])][FILES.indexOf(cell[0])];
 }
 function seedName(seed) {
-  return seed === "W" ? "white seed (Dovetail)" : seed === "B" ? "black seed (Ravenclaw)" : "empty bed";
+  if (seed === "W") return gettext("white seed (Dovetail)");
+  return seed === "B" ? gettext("black seed (Ravenclaw)") : gettext("empty bed");
 }
 
 // Draws ``position`` into ``svg``. Options: previous (the board before the latest move, to
 // show what flipped and what was harvested), seatName, and onCell(group, cell, seed, bed)
 // for the page's own marks and actions.
 export function drawBoard(svg, position, options = {}) {
-  const { previous = null, seatName = (seat) => `Seat ${seat + 1}`, onCell } = options;
+  const { previous = null, seatName = seatNumber, onCell } = options;
   svg.setAttribute("viewBox", `0 0 ${BOARD_SIZE} ${BOARD_SIZE + 56}`);
   svg.classList.add("wizards-board");
   const layer = el("g");
@@ -52,10 +54,14 @@ export function drawBoard(svg, position, options = {}) {
       layer.append(group);
     }
   }
-  const staff = position.staff === null ? "beside the board" : `with ${seatName(position.staff)}`;
+  const staff = position.staff === null
+    ? gettext("Wizard's Staff: beside the board")
+    : interpolate(gettext("Wizard's Staff: with %(player)s"), { player: seatName(position.staff) }, true);
+  const basket = interpolate(ngettext("Basket: %(count)s seed", "Basket: %(count)s seeds", position.basket),
+    { count: position.basket }, true);
   layer.append(
-    el("text", { class: "board-note", x: EDGE, y: BOARD_SIZE + 16 }, `Basket: ${position.basket} seeds`),
-    el("text", { class: "board-note staff", x: EDGE, y: BOARD_SIZE + 40 }, `Wizard's Staff: ${staff}`),
+    el("text", { class: "board-note", x: EDGE, y: BOARD_SIZE + 16 }, basket),
+    el("text", { class: "board-note staff", x: EDGE, y: BOARD_SIZE + 40 }, staff),
   );
 }
 
@@ -68,6 +74,7 @@ export function markMove(svg, move) {
   const mark = el("g", { class: "engine-move", "data-move": move },
     el("rect", { class: "engine-take", x: x - 3, y: y - 3, width: BED + 6, height: BED + 6, rx: 10 }),
     el("circle", { class: `seed seed-${seed}`, cx: x + 16, cy: y + 16, r: 10 }));
-  svg.append(titled(mark, `Engine's move: ${move} (${seedName(seed)} in ${cell})`));
+  svg.append(titled(mark, interpolate(gettext("Engine's move: %(move)s (%(seed)s in %(cell)s)"),
+    { move, seed: seedName(seed), cell }, true)));
   return mark;
 }

@@ -1,6 +1,9 @@
 // The chat of a page (game, lobby, tournament): docs/PROTOCOL.md, "Chat". It rides on the
 // page's one socket (static/live/socket.js, shareSocket); every text a person wrote is shown
-// with textContent, never as markup, and links stay plain text.
+// with textContent, never as markup, and links stay plain text. The rooms' titles and why
+// one is closed come from the server in the reader's language; the rest from Django's
+// JavaScript catalogue (base.html).
+/* global gettext, pgettext, interpolate */
 
 import { liveSocket, shareSocket } from "../live/socket.js";
 
@@ -17,6 +20,14 @@ let writable = null;
 let pending = null;
 let gameStatus = null;
 
+// The label of the message box, by the room's name (chat/rooms.py); another room's is its title.
+const MESSAGE_TO = {
+  players: gettext("Message to the players"),
+  spectators: gettext("Message to the spectators"),
+  lobby: gettext("Message to the lobby"),
+  tournament: gettext("Message to the tournament"),
+};
+
 function node(name, className, text) {
   const element = document.createElement(name);
   if (className) element.className = className;
@@ -32,7 +43,7 @@ function say(name, text) {
 
 function clock(at) {
   const time = new Date(at);
-  return time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  return time.toLocaleTimeString(document.documentElement.lang || [], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
 }
 
 function messageItem(message) {
@@ -46,12 +57,12 @@ function messageItem(message) {
   if (me && message.author !== me) {
     const more = node("button", "chat-more link-button", "⋯");
     more.type = "button";
-    more.setAttribute("aria-label", `Mute or report ${message.author}'s message`);
+    more.setAttribute("aria-label", interpolate(gettext("Mute or report %(author)s's message"), { author: message.author }, true));
     more.setAttribute("aria-expanded", "false");
     const actions = node("span", "chat-actions cluster");
     actions.hidden = true;
-    const mute = node("button", "button button-small", `Mute ${message.author}`);
-    const report = node("button", "button button-small", "Report");
+    const mute = node("button", "button button-small", interpolate(gettext("Mute %(author)s"), { author: message.author }, true));
+    const report = node("button", "button button-small", pgettext("report a chat message", "Report"));
     mute.type = report.type = "button";
     mute.addEventListener("click", () => send({ type: "chat_mute", username: message.author }));
     report.addEventListener("click", () => {
@@ -86,7 +97,7 @@ function showHistory(frame) {
     section.dataset.room = data.room;
     section.setAttribute("aria-label", data.title);
     if (frame.rooms.length > 1) section.append(node("h3", "chat-room-title", data.title));
-    const room = { ...data, list: node("ol", "chat-messages"), empty: node("p", "muted", "No messages yet.") };
+    const room = { ...data, list: node("ol", "chat-messages"), empty: node("p", "muted", gettext("No messages yet.")) };
     room.list.setAttribute("aria-live", "polite");
     room.list.tabIndex = 0;
     section.append(room.empty, room.list);
@@ -97,9 +108,11 @@ function showHistory(frame) {
   }
   writable = frame.rooms.find((room) => !room.closed) ?? null;
   form.hidden = !writable;
-  const to = writable ? `Message to the ${writable.title.toLowerCase()}` : "Message";
+  const to = writable
+    ? MESSAGE_TO[writable.room] ?? writable.title
+    : pgettext("a chat message", "Message");
   part("label").textContent = to;
-  input.placeholder = frame.rooms.length > 1 ? `${to}…` : "Say something nice…";
+  input.placeholder = frame.rooms.length > 1 ? `${to}…` : gettext("Say something nice…");
   // Signed out, the page's own "Sign in to chat." link stays; otherwise the server's reason.
   const closed = part("closed");
   if (!writable && !closed.querySelector("a")) closed.textContent = frame.closed || frame.rooms[0]?.closed || "";
@@ -113,9 +126,9 @@ function showMuted() {
   list.replaceChildren();
   list.hidden = muted.size === 0;
   if (!muted.size) return;
-  list.append("Muted: ");
+  list.append(gettext("Muted:"), " ");
   for (const name of [...muted].sort()) {
-    const unmute = node("button", "button button-small", `Unmute ${name}`);
+    const unmute = node("button", "button button-small", interpolate(gettext("Unmute %(author)s"), { author: name }, true));
     unmute.type = "button";
     unmute.addEventListener("click", () => send({ type: "chat_unmute", username: name }));
     list.append(unmute, " ");
@@ -138,9 +151,9 @@ function receive(frame) {
       if (muted.has(item.dataset.author)) item.remove();
     }
     showMuted();
-    say("note", frame.muted.length ? "Their messages are hidden from you everywhere." : "");
+    say("note", frame.muted.length ? gettext("Their messages are hidden from you everywhere.") : "");
   } else if (frame.type === "chat_reported") {
-    say("note", "Reported: a moderator will look at it. Thank you.");
+    say("note", gettext("Reported: a moderator will look at it. Thank you."));
   } else if (frame.type === "refused" && frame.request?.startsWith("chat_")) {
     pending = null;
     say("refusal", frame.reason);
@@ -153,7 +166,8 @@ function receive(frame) {
 
 function count() {
   const length = input.value.trim().length;
-  say("count", length > maxLength - 40 ? `${length} / ${maxLength} characters` : "");
+  const counted = interpolate(gettext("%(length)s / %(max)s characters"), { length, max: maxLength }, true);
+  say("count", length > maxLength - 40 ? counted : "");
   part("count").classList.toggle("chat-over", length > maxLength);
 }
 
@@ -162,7 +176,7 @@ const shared = shareSocket({ onMessage: receive, onOpen: () => send({ type: "cha
 function send(message) {
   say("refusal", "");
   say("note", "");
-  if (!shared.send(message)) say("refusal", "Not connected: wait a moment and try again.");
+  if (!shared.send(message)) say("refusal", gettext("Not connected: wait a moment and try again."));
 }
 
 form.addEventListener("submit", (event) => {
@@ -176,7 +190,7 @@ input.addEventListener("input", count);
 // The game page opens no socket once its game is over: then the chat opens the page's one.
 // Asked at "load", when every module script of the page has run (this one may run first).
 function openIfAlone() {
-  if (!shared.exists()) liveSocket(box.dataset.chatSocket, { goneText: "This chat is gone." });
+  if (!shared.exists()) liveSocket(box.dataset.chatSocket, { goneText: gettext("This chat is gone.") });
 }
 if (document.readyState === "complete") openIfAlone();
 else window.addEventListener("load", openIfAlone);

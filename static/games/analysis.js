@@ -4,6 +4,9 @@
 // the list, a chart of the points lost per move and each player's totals.
 // The replay (static/games/replay.js) says when it drew a ply ("replay:drawn" on the
 // board) and shows a ply when asked ("replay:show" on #replay).
+// Its words come from Django's JavaScript catalogue (base.html) and its numbers are written
+// in the page's language ("2.5" in English, "2,5" in German); moves stay in notation.
+/* global gettext, interpolate */
 
 import { SEAT_COLOURS, el, seatSwatch } from "../board/common.js";
 import { markMove as markTopiary } from "../board/topiary.js";
@@ -37,16 +40,26 @@ const turnAt = new Map(turnStart.map((start, turn) => [start - 1, turn]));
 let analysis = null;
 let shownPly = 0;
 
-const signed = (value) => `${value > 0 ? "+" : value < 0 ? "−" : ""}${Math.abs(value).toFixed(1)}`;
+const LANGUAGE = document.documentElement.lang || "en";
+const decimals = (digits) => new Intl.NumberFormat(LANGUAGE, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const ONE_DECIMAL = decimals(1);
+const TWO_DECIMALS = decimals(2);
+const PERCENT = new Intl.NumberFormat(LANGUAGE, { style: "percent", maximumFractionDigits: 1 });
+
+const signed = (value) => `${value > 0 ? "+" : value < 0 ? "−" : ""}${ONE_DECIMAL.format(Math.abs(value))}`;
 
 function grade(lost) {
   return GRADES.find(([from]) => lost >= from) ?? [0, "good", ""];
 }
 
 function lossText(verdict) {
-  if (verdict.lost <= 0) return "the engine's choice too";
-  const error = verdict.se ? ` ± ${verdict.se.toFixed(1)}` : "";
-  return `${verdict.lost.toFixed(1)}${error} points lost`;
+  if (verdict.lost <= 0) return gettext("the engine's choice too");
+  const lost = ONE_DECIMAL.format(verdict.lost);
+  // The standard error of a loss estimated from sampled deals.
+  if (verdict.se) {
+    return interpolate(gettext("%(points)s ± %(error)s points lost"), { points: lost, error: ONE_DECIMAL.format(verdict.se) }, true);
+  }
+  return interpolate(gettext("%(points)s points lost"), { points: lost }, true);
 }
 
 function markPly(ply) {
@@ -59,17 +72,17 @@ function markPly(ply) {
   const verdict = analysis.turns[turn];
   here.hidden = false;
   if (!verdict) {
-    here.textContent = "Draft turn: not analysed.";
+    here.textContent = gettext("Draft turn: not analysed.");
     return;
   }
   const svg = board.querySelector("svg");
   if (svg) MARKS[game]?.(svg, verdict.best, verdict.seat);
   here.replaceChildren(
     seatSwatch(verdict.seat, "seat-dot"),
-    document.createTextNode(
-      ` ${players[verdict.seat]} played ${verdict.played} (${signed(verdict.played_points)}); ` +
-        `engine: ${verdict.best} (${signed(verdict.best_points)}): ${lossText(verdict)}.`,
-    ),
+    document.createTextNode(` ${interpolate(
+      gettext("%(player)s played %(played)s (%(played_points)s); engine: %(best)s (%(best_points)s): %(loss)s."),
+      { player: players[verdict.seat], played: verdict.played, played_points: signed(verdict.played_points),
+        best: verdict.best, best_points: signed(verdict.best_points), loss: lossText(verdict) }, true)}`),
   );
 }
 
@@ -79,11 +92,11 @@ function annotateMoves() {
     if (!verdict || !button) return;
     button.closest("li").querySelector(".analysis-loss")?.remove();
     const [, name, symbol] = grade(verdict.lost);
-    const text = verdict.lost > 0 ? `−${verdict.lost.toFixed(1)}${symbol}` : "✓";
+    const text = verdict.lost > 0 ? `−${ONE_DECIMAL.format(verdict.lost)}${symbol}` : "✓";
     const badge = document.createElement("span");
     badge.className = `analysis-loss grade-${name}`;
     badge.textContent = text;
-    badge.title = `Engine: ${verdict.best}; ${lossText(verdict)}`;
+    badge.title = interpolate(gettext("Engine: %(move)s; %(loss)s"), { move: verdict.best, loss: lossText(verdict) }, true);
     button.after(badge);
   });
 }
@@ -96,9 +109,9 @@ function playerRows() {
     const name = document.createElement("td");
     name.append(seatSwatch(entry.seat, "seat-dot"), document.createTextNode(` ${players[entry.seat]}`));
     row.append(name);
-    const perMove = entry.moves ? (entry.lost / entry.moves).toFixed(2) : "–";
-    const accuracy = entry.accuracy === null ? "–" : `${entry.accuracy}%`;
-    for (const value of [entry.moves, entry.lost.toFixed(1), perMove, accuracy]) {
+    const perMove = entry.moves ? TWO_DECIMALS.format(entry.lost / entry.moves) : "–";
+    const accuracy = entry.accuracy === null ? "–" : PERCENT.format(entry.accuracy / 100);
+    for (const value of [entry.moves, ONE_DECIMAL.format(entry.lost), perMove, accuracy]) {
       const cell = document.createElement("td");
       cell.className = "num";
       cell.textContent = String(value);
@@ -106,6 +119,11 @@ function playerRows() {
     }
     body.append(row);
   }
+}
+
+// "move 3", under the chart's axis.
+function moveNumber(number) {
+  return interpolate(gettext("move %(number)s"), { number }, true);
 }
 
 // One bar per turn in the mover's colour, as tall as the points lost, its move named in its
@@ -123,21 +141,22 @@ function chart() {
   const slot = (width - left) / turns.length;
   const scale = (height - top - bottom) / most;
   const svg = el("svg", { class: "analysis-bars", viewBox: `0 0 ${width} ${height}`, role: "img",
-    "aria-label": "Expected points lost per move, each bar in its player's colour" });
+    "aria-label": gettext("Expected points lost per move, each bar in its player's colour") });
   const base = height - bottom;
   svg.append(
     el("line", { class: "axis", x1: left, y1: base, x2: width, y2: base }),
     el("line", { class: "axis", x1: left, y1: top, x2: left, y2: base }),
     el("text", { class: "axis-label", x: left - 4, y: top + 4, "text-anchor": "end" }, most.toFixed(0)),
     el("text", { class: "axis-label", x: left - 4, y: base + 4, "text-anchor": "end" }, "0"),
-    el("text", { class: "axis-label", x: left + 2, y: height - 6 }, "move 1"),
-    el("text", { class: "axis-label", x: width - 2, y: height - 6, "text-anchor": "end" }, `move ${turns.length}`),
+    el("text", { class: "axis-label", x: left + 2, y: height - 6 }, moveNumber(1)),
+    el("text", { class: "axis-label", x: width - 2, y: height - 6, "text-anchor": "end" }, moveNumber(turns.length)),
   );
   turns.forEach((verdict, turn) => {
     if (!verdict) return;
     const x = left + turn * slot;
     const tall = Math.max(1.5, verdict.lost * scale);
-    const label = `Move ${turn + 1}, ${players[verdict.seat]}: ${verdict.played}, ${lossText(verdict)}`;
+    const label = interpolate(gettext("Move %(number)s, %(player)s: %(move)s, %(loss)s"),
+      { number: turn + 1, player: players[verdict.seat], move: verdict.played, loss: lossText(verdict) }, true);
     svg.append(el("rect", { class: "analysis-bar", "data-turn": turn, "data-seat": verdict.seat,
       x: x + slot * 0.15, y: base - tall, width: slot * 0.7, height: tall, fill: SEAT_COLOURS[verdict.seat] },
     el("title", {}, label)));
@@ -157,10 +176,13 @@ function show(state) {
   if (form) form.hidden = !state.can_request;
   if (signIn) signIn.hidden = state.status !== "none" && state.status !== "failed";
   const texts = {
-    none: "This game has not been analysed yet.",
-    queued: "Analysis queued: waiting for the engine…",
-    running: state.total ? `Analysing move ${Math.min(state.done + 1, state.total)} of ${state.total}…` : "Analysis starting…",
-    done: "Analysed: each move against the engine's choice from the same view.",
+    none: gettext("This game has not been analysed yet."),
+    queued: gettext("Analysis queued: waiting for the engine…"),
+    running: state.total
+      ? interpolate(gettext("Analysing move %(number)s of %(total)s…"),
+        { number: Math.min(state.done + 1, state.total), total: state.total }, true)
+      : gettext("Analysis starting…"),
+    done: gettext("Analysed: each move against the engine's choice from the same view."),
     failed: state.error,
   };
   statusLine.textContent = texts[state.status];
@@ -179,7 +201,7 @@ function show(state) {
 async function answer(response) {
   const state = await response.json();
   if (!response.ok) {
-    statusLine.textContent = state.error ?? "The analysis could not be loaded.";
+    statusLine.textContent = state.error ?? gettext("The analysis could not be loaded.");
     return;
   }
   show(state);
@@ -189,7 +211,7 @@ async function load() {
   try {
     await answer(await fetch(panel.dataset.stateUrl, { headers: { Accept: "application/json" } }));
   } catch {
-    statusLine.textContent = "The analysis could not be loaded; retrying…";
+    statusLine.textContent = gettext("The analysis could not be loaded; retrying…");
     setTimeout(load, POLL_MS * 5);
   }
 }
@@ -204,7 +226,7 @@ form?.addEventListener("submit", async (event) => {
       headers: { Accept: "application/json", "X-CSRFToken": form.elements.csrfmiddlewaretoken.value },
     }));
   } catch {
-    statusLine.textContent = "The request did not reach the server; try again.";
+    statusLine.textContent = gettext("The request did not reach the server; try again.");
   } finally {
     button.disabled = false;
   }

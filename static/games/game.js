@@ -1,13 +1,15 @@
 // The game page: draws the board from the viewer's frame and plays over /ws/game/<id>/.
 // Protocol: docs/PROTOCOL.md. Every frame carries the ply; a gap resyncs over HTTP.
 // The boards are drawn by static/board/ and the socket kept by static/live/socket.js.
+// Every word shown comes from Django's JavaScript catalogue (base.html); notation does not.
+/* global gettext, ngettext, pgettext, interpolate */
 
-import { activate, seatSwatch } from "../board/common.js";
+import { activate, seatNumber, seatSwatch } from "../board/common.js";
 import * as topiary from "../board/topiary.js";
 import { drawBoard as drawWizardsBoard } from "../board/wizards_garden.js";
 import { gameFrameSeen } from "../live/alerts.js";
 import { compareFrames as compare, liveSocket } from "../live/socket.js";
-import { resultPanel } from "./result.js";
+import { namesList, resultPanel, winnerBadge } from "./result.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
@@ -119,7 +121,7 @@ function drawTopiary() {
       if (latest && !latest.open && latest.cell === cell) group.classList.add("planted");
       if (!pick.cell && takeable.has(cell)) {
         group.classList.add("takeable");
-        activate(group, `Take the face-down tile at ${cell}`, () => choose({ cell, move: `${pick.pos} ${cell}` }));
+        activate(group, WORDS.takeAt(cell), () => choose({ cell, move: `${pick.pos} ${cell}` }));
       }
     },
     onVisitor(group, pos) {
@@ -130,7 +132,7 @@ function drawTopiary() {
       group.addEventListener("blur", () => highlight(pick.pos ?? take?.position));
     },
     onTarget(group, pos) {
-      activate(group, `Place a visitor at ${pos}`, () => choose({ pos }));
+      activate(group, WORDS.placeAt(pos), () => choose({ pos }));
       group.addEventListener("mouseenter", () => highlight(pos));
       group.addEventListener("mouseleave", () => highlight(pick.pos));
     },
@@ -149,23 +151,33 @@ function topiaryChooser() {
   const options = [];
   if (position.phase === "draft") {
     const kept = pick.keep ?? [];
-    return { prompt: `Choose the three tiles to keep (${kept.length} of 3 chosen)`, options };
+    const prompt = interpolate(gettext("Choose the three tiles to keep (%(count)s of 3 chosen)"),
+      { count: kept.length }, true);
+    return { prompt, options };
   }
   const take = pendingTake();
   if (take) {
     if (!pick.plant) return { prompt: WORDS.plantPrompt(take.took, take.cell), options };
-    return { prompt: `${WORDS.plant(pick.plant)} face up at ${take.cell}?`, options };
+    const prompt = interpolate(gettext("Plant %(tile)s face up at %(cell)s?"),
+      { tile: topiary.tileName(pick.plant), cell: take.cell }, true);
+    return { prompt, options };
   }
   const moves = firstSteps();
-  if (!pick.pos) return { prompt: "Choose where your visitor stands", options };
+  if (!pick.pos) return { prompt: gettext("Choose where your visitor stands"), options };
   const placeOnly = moves.some((m) => m.pos === pick.pos && !m.cell);
   const canTake = moves.some((m) => m.pos === pick.pos && m.cell);
   if (!pick.cell && placeOnly) options.push([WORDS.placeOnly, { move: pick.pos }]);
   if (pick.cell) {
-    return { prompt: `Take the face-down tile at ${pick.cell}? You will see it, then choose the tile to plant.`,
-      options };
+    const prompt = interpolate(
+      gettext("Take the face-down tile at %(cell)s? You will see it, then choose the tile to plant."),
+      { cell: pick.cell }, true);
+    return { prompt, options };
   }
-  if (pick.move) return { prompt: `Place your visitor at ${pick.pos} and take nothing?`, options };
+  if (pick.move) {
+    const prompt = interpolate(gettext("Place your visitor at %(position)s and take nothing?"),
+      { position: pick.pos }, true);
+    return { prompt, options };
+  }
   return { prompt: canTake ? (placeOnly ? WORDS.takeOrPlace : WORDS.mustTake) : WORDS.nothingToTake, options };
 }
 
@@ -193,7 +205,7 @@ function drawHand() {
   $("hand").hidden = !hand || Boolean(reveal());
   if (!hand) return;
   if (frame.position.phase === "draft" && myTurn()) {
-    $("hand-title").textContent = "Your hand and the tiles passed to you";
+    $("hand-title").textContent = gettext("Your hand and the tiles passed to you");
     $("hand-tiles").replaceChildren(...draftPool().map((code) => {
       const button = handTile(code);
       button.disabled = false;
@@ -207,8 +219,8 @@ function drawHand() {
   const take = pendingTake();
   const plants = take && myTurn() ? plantSteps() : new Map();
   $("hand-title").textContent = take && frame.to_move === frame.you
-    ? "Your hand: four tiles until you plant one"
-    : "Your hand";
+    ? gettext("Your hand: four tiles until you plant one")
+    : gettext("Your hand");
   $("hand-tiles").replaceChildren(...hand.map((code) => {
     const button = handTile(code, plants.has(code) ? WORDS.plant(code) : topiary.tileName(code));
     button.disabled = !plants.has(code);
@@ -224,7 +236,7 @@ function drawHand() {
       badge.className = "taken-badge";
       badge.textContent = WORDS.justTaken;
       button.append(badge);
-      button.setAttribute("aria-label", `${button.getAttribute("aria-label")} (${WORDS.justTaken})`);
+      button.setAttribute("aria-label", WORDS.withJustTaken(button.getAttribute("aria-label")));
     }
     button.addEventListener("click", () => choose({ move: plants.get(code), plant: code }));
     return button;
@@ -259,7 +271,7 @@ function drawRemovedType() {
   const tiles = document.createElement("span");
   tiles.className = "open-hand";
   tiles.append(...[1, 2, 3, 4, 5].map((value) => topiary.miniTile(`${type}${value}`)));
-  box.replaceChildren(`Out of this game: all five ${name} tiles `, tiles);
+  box.replaceChildren(interpolate(gettext("Out of this game: all five %(type)s tiles"), { type: name }, true), " ", tiles);
   box.dataset.type = type;
 }
 
@@ -287,7 +299,7 @@ function drawFinalCount() {
     const name = document.createElement("td");
     const swatch = seatSwatch(entry.seat);
     name.append(swatch, ` ${seatName(entry.seat)}`);
-    if (winners.includes(entry.seat)) name.insertAdjacentHTML("beforeend", ' <span class="badge">Winner</span>');
+    if (winners.includes(entry.seat)) name.append(" ", winnerBadge());
     const hand = cellText(String(entry.hand), "num hand-points");
     const tiles = document.createElement("span");
     tiles.className = "open-hand";
@@ -296,7 +308,10 @@ function drawFinalCount() {
       // A hand tile scores when its owner's visitors see a larger tile of its type (the engine's count).
       const scoring = Boolean(shown.scoring_hand_tiles?.[entry.seat]?.includes(code));
       tile.classList.toggle("scores", scoring);
-      tile.setAttribute("aria-label", `${topiary.tileName(code)}: ${scoring ? `scores ${code[1]}` : "scores nothing"}`);
+      const label = scoring
+        ? interpolate(gettext("%(tile)s: scores %(points)s"), { tile: topiary.tileName(code), points: code[1] }, true)
+        : interpolate(gettext("%(tile)s: scores nothing"), { tile: topiary.tileName(code) }, true);
+      tile.setAttribute("aria-label", label);
       tiles.append(tile);
     }
     hand.prepend(tiles, " ");
@@ -313,7 +328,7 @@ function drawFinalCount() {
     const who = document.createElement("td");
     const swatch = seatSwatch(line.seat);
     who.append(swatch, ` ${seatName(line.seat)}`);
-    const seen = line.seen.map(({ tile }) => tile).join(" ") || "nothing";
+    const seen = line.seen.map(({ tile }) => tile).join(" ") || pgettext("a visitor sees", "nothing");
     row.append(who, cellText(line.position), cellText(seen), cellText(String(line.points), "num"));
     // Pointing at a row shows that visitor's line on the board.
     row.addEventListener("mouseenter", () => highlight(line.position));
@@ -342,25 +357,33 @@ function drawWizards() {
     onCell(group, cell, seed, bed) {
       if (legal.has(cell) && !pick.move) bed.classList.add("legal");
       if (pick.cell === cell) bed.classList.add("chosen");
-      if (legal.has(cell) && !pick.move) activate(group, `Plant on ${cell}`, () => choose({ cell }));
+      if (legal.has(cell) && !pick.move) {
+        activate(group, interpolate(gettext("Plant on %(cell)s"), { cell }, true), () => choose({ cell }));
+      }
     },
   });
 }
 
 function wizardsChooser() {
-  if (!pick.cell) return { prompt: "Choose a bed to plant", options: [] };
-  if (pick.move) return { prompt: `Play ${pick.move}?`, options: [] };
+  if (!pick.cell) return { prompt: gettext("Choose a bed to plant"), options: [] };
+  if (pick.move) return { prompt: playPrompt(pick.move), options: [] };
   const options = wizardsMoves().filter((m) => m.cell === pick.cell).map((m) => {
-    const side = m.side === "W" ? "White side up (Dovetail)" : "Black side up (Ravenclaw)";
-    return [m.lines ? `${side}, harvest ${m.lines}` : side, { move: m.move }];
+    const white = m.side === "W";
+    let label = white ? gettext("White side up (Dovetail)") : gettext("Black side up (Ravenclaw)");
+    if (m.lines) {
+      const harvest = white ? gettext("White side up (Dovetail), harvest %(lines)s")
+        : gettext("Black side up (Ravenclaw), harvest %(lines)s");
+      label = interpolate(harvest, { lines: m.lines }, true);
+    }
+    return [label, { move: m.move }];
   });
-  return { prompt: `Which side up on ${pick.cell}?`, options };
+  return { prompt: interpolate(gettext("Which side up on %(cell)s?"), { cell: pick.cell }, true), options };
 }
 
 // ------------------------------------------------------------------ panel and flow
 
 function seatName(index) {
-  return frame.seats[index]?.username ?? `Seat ${index + 1}`;
+  return frame.seats[index]?.username ?? seatNumber(index);
 }
 function playing() {
   return frame.status === "active";
@@ -374,7 +397,11 @@ function myTurn() {
 
 function clockText(ms) {
   const total = Math.max(0, Math.ceil(ms / 1000));
-  if (total >= 3600) return `${Math.floor(total / 3600)}h ${String(Math.floor((total % 3600) / 60)).padStart(2, "0")}m`;
+  if (total >= 3600) {
+    const hours = Math.floor(total / 3600);
+    const minutes = String(Math.floor((total % 3600) / 60)).padStart(2, "0");
+    return interpolate(pgettext("a clock showing hours and minutes", "%(hours)sh %(minutes)sm"), { hours, minutes }, true);
+  }
   const minutes = Math.floor(total / 60);
   const seconds = String(total % 60).padStart(2, "0");
   return `${minutes}:${seconds}`;
@@ -400,12 +427,12 @@ function drawPlayers() {
     const swatch = seatSwatch(seat.index);
     const name = document.createElement("span");
     name.className = "name";
-    name.textContent = seat.username ?? "free seat";
+    name.textContent = seat.username ?? gettext("free seat");
     if (seat.bot) name.insertAdjacentHTML("beforeend", ' <span class="badge badge-bot">BOT</span>');
-    if (seat.index === frame.you) name.append(" (you)");
+    if (seat.index === frame.you) name.append(" ", gettext("(you)"));
     const dot = document.createElement("span");
     dot.className = `online${seat.online ? " yes" : ""}`;
-    dot.title = seat.online ? "online" : "away";
+    dot.title = seat.online ? pgettext("a player's presence", "online") : pgettext("a player's presence", "away");
     name.append(dot);
     const clock = document.createElement("span");
     clock.className = "clock";
@@ -425,7 +452,8 @@ function drawPlayers() {
     } else if (hand && seat.index !== frame.you) {
       const backs = document.createElement("span");
       backs.className = "backs";
-      backs.title = `Their hand: ${hand.length} tiles you cannot see`;
+      backs.title = interpolate(ngettext("Their hand: %(count)s tile you cannot see",
+        "Their hand: %(count)s tiles you cannot see", hand.length), { count: hand.length }, true);
       backs.append(...hand.map(() => document.createElement("span")));
       detail.prepend(backs, " ");
     }
@@ -435,26 +463,43 @@ function drawPlayers() {
   tick();
 }
 
+// What became of a seat that left (the frame's `forfeit`), beside its name.
+function forfeitStatus(forfeit, botPlaysOn) {
+  const words = botPlaysOn
+    ? { resign: gettext("resigned, a bot plays on"), time: gettext("out of time, a bot plays on"),
+      gone: gettext("left, a bot plays on") }
+    : { resign: pgettext("a player who", "resigned"), time: pgettext("a player who is", "out of time"),
+      gone: pgettext("a player who", "left") };
+  return words[forfeit];
+}
+
 function seatDetail(seat) {
   const parts = [];
   const score = frame.score?.scores?.[seat.index];
   if (frame.position && kind === "topiary") {
-    parts.push(`${plural(frame.position.unplaced[seat.index], "visitor")} left`);
-    if (score) parts.push(score.hand === null ? `${plural(score.total, "point")} + hand` : `${plural(score.total, "point")} now`);
+    const left = frame.position.unplaced[seat.index];
+    parts.push(interpolate(ngettext("%(count)s visitor left", "%(count)s visitors left", left), { count: left }, true));
+    if (score) {
+      const points = score.hand === null
+        ? ngettext("%(count)s point + hand", "%(count)s points + hand", score.total)
+        : ngettext("%(count)s point now", "%(count)s points now", score.total);
+      parts.push(interpolate(points, { count: score.total }, true));
+    }
   }
   if (frame.position && kind === "wizards_garden") {
     const flowers = frame.position.harvested[seat.index];
-    parts.push(`flowers: ${flowers.W} white, ${flowers.B} black`);
-    if (frame.position.staff === seat.index) parts.push("holds the Wizard's Staff");
+    parts.push(interpolate(gettext("flowers: %(white)s white, %(black)s black"),
+      { white: flowers.W, black: flowers.B }, true));
+    if (frame.position.staff === seat.index) parts.push(gettext("holds the Wizard's Staff"));
   }
-  if (seat.forfeit) parts.push({ resign: "resigned", time: "out of time", gone: "left" }[seat.forfeit] + (frame.seats.length > 2 ? ", a bot plays on" : ""));
-  if (seat.rank) parts.push(`Final score ${plural(seat.score?.total ?? 0, "point")}, rank ${seat.rank}`);
+  // With more than two players the game goes on without the one who left.
+  if (seat.forfeit) parts.push(forfeitStatus(seat.forfeit, frame.seats.length > 2));
+  if (seat.rank) {
+    const total = seat.score?.total ?? 0;
+    const text = ngettext("Final score %(count)s point, rank %(rank)s", "Final score %(count)s points, rank %(rank)s", total);
+    parts.push(interpolate(text, { count: total, rank: seat.rank }, true));
+  }
   return parts.join(" · ");
-}
-
-// "1 point", "2 points": messages read as sentences (issue 15).
-function plural(count, word) {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
 function tick() {
@@ -478,26 +523,32 @@ function tick() {
 }
 
 function statusText() {
-  if (frame.status === "open") return "Waiting for players";
-  if (frame.status === "aborted") return "Game aborted";
+  if (frame.status === "open") return gettext("Waiting for players");
+  if (frame.status === "aborted") return gettext("Game aborted");
   if (frame.status === "finished") {
-    if (!frame.result) return "Game over: counting the scores…";
-    const names = frame.result.winners.map(seatName).join(" and ");
-    return `Game over: ${names} ${frame.result.winners.length > 1 ? "share the win" : "wins"}`;
+    if (!frame.result) return gettext("Game over: counting the scores…");
+    const winners = frame.result.winners;
+    const text = ngettext("Game over: %(names)s wins", "Game over: %(names)s share the win", winners.length);
+    return interpolate(text, { names: namesList(winners.map(seatName)) }, true);
   }
-  if (sending) return "Sending your move…";
-  if (legalSteps().length) return "Your turn";
+  if (sending) return gettext("Sending your move…");
+  if (legalSteps().length) return gettext("Your turn");
   const take = pendingTake();
-  if (take) return `${seatName(frame.to_move)} took ${take.cell}, choosing a tile to plant…`;
-  return `${seatName(frame.to_move)} to move`;
+  if (take) {
+    return interpolate(gettext("%(player)s took %(cell)s, choosing a tile to plant…"),
+      { player: seatName(frame.to_move), cell: take.cell }, true);
+  }
+  return interpolate(gettext("%(player)s to move"), { player: seatName(frame.to_move) }, true);
 }
 
 function drawMoves() {
   $("moves").replaceChildren(...moveLines().map((entry) => {
     const li = document.createElement("li");
     // The tile taken, where you may know it: your own takes, and every take once the game is over.
-    const took = entry.took ? ` (took ${entry.took})` : "";
-    li.textContent = `${seatName(entry.seat)}: ${entry.move}${entry.open ? " …" : ""}${took}`;
+    const line = `${seatName(entry.seat)}: ${entry.move}${entry.open ? " …" : ""}`;
+    li.textContent = entry.took
+      ? interpolate(gettext("%(line)s (took %(tile)s)"), { line, tile: entry.took }, true)
+      : line;
     if (entry.open) li.classList.add("open");
     return li;
   }));
@@ -513,8 +564,12 @@ const BOARDS = {
 const board = BOARDS[kind] ?? { draw: () => {}, chooser: stepsChooser };
 
 function stepsChooser() {
-  if (pick.move) return { prompt: `Play ${pick.move}?`, options: [] };
-  return { prompt: "Choose your move", options: legalSteps().map((step) => [step, { move: step }]) };
+  if (pick.move) return { prompt: playPrompt(pick.move), options: [] };
+  return { prompt: gettext("Choose your move"), options: legalSteps().map((step) => [step, { move: step }]) };
+}
+
+function playPrompt(move) {
+  return interpolate(gettext("Play %(move)s?"), { move }, true);
 }
 
 function drawChooser() {
@@ -555,7 +610,8 @@ function render() {
   $("takeback-accept").hidden = !takeback?.can_answer;
   $("takeback-decline").hidden = !takeback?.can_answer;
   if (takeback?.offered_by !== null && takeback?.offered_by !== undefined) {
-    $("status").textContent += takeback.can_answer ? " · takeback offered to you" : " · takeback offered";
+    const offer = takeback.can_answer ? gettext("takeback offered to you") : gettext("takeback offered");
+    $("status").textContent += ` · ${offer}`;
   }
 }
 
@@ -683,7 +739,7 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && (pick.pos || pick.cell || pick.move || pick.plant || pick.keep?.length)) stepBack();
 });
 $("resign").addEventListener("click", () => {
-  if (confirm("Resign this game?")) send({ type: "resign" });
+  if (confirm(gettext("Resign this game?"))) send({ type: "resign" });
 });
 $("abort").addEventListener("click", () => send({ type: "abort" }));
 $("claim").addEventListener("click", () => send({ type: "claim" }));
@@ -701,6 +757,6 @@ if (frame.status === "open" || frame.status === "active" || rematchOpen) {
     onMessage: receive,
     hello: () => ({ type: "hello", ply: frame.ply }),
     heartbeat: 20000,
-    goneText: "This game does not exist.",
+    goneText: gettext("This game does not exist."),
   });
 }

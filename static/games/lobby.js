@@ -1,4 +1,5 @@
 // The lobby's open tables, kept up to date over /ws/lobby/ (docs/PROTOCOL.md).
+/* global gettext, pgettext, interpolate */
 
 import { postButton } from "../live/alerts.js";
 import { liveSocket } from "../live/socket.js";
@@ -36,7 +37,7 @@ function seatsCell(seats) {
     } else {
       const free = document.createElement("span");
       free.className = "muted";
-      free.textContent = "free seat";
+      free.textContent = gettext("free seat");
       td.append(free);
     }
   });
@@ -48,28 +49,30 @@ function actionCell(table) {
     const link = document.createElement("a");
     link.className = "button button-small";
     link.href = table.url;
-    link.textContent = "Open";
+    link.textContent = pgettext("open your table", "Open");
     return cell(link);
   }
   if (table.invited_you) {
     return cell(
-      postButton(`/game/${table.id}/join`, "Accept", true),
-      postButton(`/game/${table.id}/leave`, "Decline", false),
+      postButton(`/game/${table.id}/join`, pgettext("a challenge", "Accept"), true),
+      postButton(`/game/${table.id}/leave`, pgettext("a challenge", "Decline"), false),
     );
   }
-  return cell(postButton(`/game/${table.id}/join`, "Join", true));
+  return cell(postButton(`/game/${table.id}/join`, pgettext("a table", "Join"), true));
 }
 
 function row(table) {
   const tr = document.createElement("tr");
   tr.dataset.table = table.id;
   const kind = cell(table.kind_name);
-  if (table.invited) kind.append(" ", badge(`challenge to ${table.invited}`));
+  if (table.invited) {
+    kind.append(" ", badge(interpolate(gettext("challenge to %(player)s"), { player: table.invited }, true)));
+  }
   tr.append(
     kind,
     seatsCell(table.seats),
     cell(table.time_control),
-    cell(table.rated ? "Rated" : "Casual"),
+    cell(table.rated ? gettext("Rated") : gettext("Casual")),
     actionCell(table),
   );
   return tr;

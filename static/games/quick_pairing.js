@@ -2,6 +2,7 @@
 // docs/PAGES.md "Quick pairing"). A click on a cell seeks over the lobby socket; a second
 // click cancels; the server cancels by itself when the socket closes, so after a
 // reconnect the page seeks again (hello). The lobby page (lobby.js) owns the socket.
+/* global gettext, ngettext, pgettext, interpolate */
 
 const cells = [...document.querySelectorAll("button.quick-cell")];
 const status = document.getElementById("quick-status");
@@ -16,8 +17,12 @@ const numberOrNull = (select) => (select && select.value ? Number(select.value) 
 
 function describe(button) {
   const row = button.closest(".quick-row").querySelector(".quick-row-title").textContent.replace(/\s+/g, " ").trim();
-  const mode = ratedBox?.checked === false ? "casual" : "rated";
+  const mode = ratedBox?.checked === false ? pgettext("a game", "casual") : pgettext("a game", "rated");
   return `${row}, ${button.querySelector(".quick-time").textContent}, ${mode}`;
+}
+
+function seekingText(button) {
+  return interpolate(gettext("Seeking %(seek)s…"), { seek: describe(button) }, true);
 }
 
 export function quickPairing(send) {
@@ -47,23 +52,31 @@ export function quickPairing(send) {
     clearTimeout(countdown);
     const button = mineButton();
     if (!button) {
-      if (seeking === null) status.textContent = "Click a time control to seek an opponent; click it again to stop.";
+      if (seeking === null) {
+        status.textContent = gettext("Click a time control to seek an opponent; click it again to stop.");
+      }
       return;
     }
     const others = (waiting[mine.cell] ?? 1) - 1;
     const players = Number(button.dataset.players);
-    let text = `Seeking ${describe(button)}…`;
+    // Sentence by sentence: what is sought, who is here, how to stop.
+    const sentences = [seekingText(button)];
     if (players > 2) {
-      text += ` ${others + 1} of ${players} players here.`;
+      sentences.push(interpolate(gettext("%(count)s of %(total)s players here."),
+        { count: others + 1, total: players }, true));
       if (mine.bots_after) {
         const left = Math.max(0, Math.ceil((mine.since + mine.bots_after * 1000 - Date.now()) / 1000));
-        text += left ? ` Bots fill the free seats in ${left} s.` : " Bots are joining…";
+        sentences.push(left
+          ? interpolate(gettext("Bots fill the free seats in %(seconds)s s."), { seconds: left }, true)
+          : gettext("Bots are joining…"));
         countdown = setTimeout(showStatus, 1000);
       }
     } else if (others > 0) {
-      text += ` ${others} other${others > 1 ? "s" : ""} waiting outside your rating range.`;
+      sentences.push(interpolate(ngettext("%(count)s other waiting outside your rating range.",
+        "%(count)s others waiting outside your rating range.", others), { count: others }, true));
     }
-    status.textContent = `${text} Click it again to stop.`;
+    sentences.push(gettext("Click it again to stop."));
+    status.textContent = sentences.join(" ");
   }
 
   function showCells() {
@@ -72,7 +85,8 @@ export function quickPairing(send) {
       const count = waiting[cellKey(button)] ?? 0;
       const own = button === pressed;
       button.setAttribute("aria-pressed", String(own));
-      button.querySelector("[data-waiting]").textContent = own ? "Seeking… click to stop" : count ? `${count} waiting` : "";
+      const waitingHere = interpolate(ngettext("%(count)s waiting", "%(count)s waiting", count), { count }, true);
+      button.querySelector("[data-waiting]").textContent = own ? gettext("Seeking… click to stop") : count ? waitingHere : "";
     }
     showStatus();
   }
@@ -88,11 +102,12 @@ export function quickPairing(send) {
     const link = document.createElement("a");
     link.href = seek.profile;
     link.textContent = seek.username;
-    cell("Player", link, ` (${seek.rating})`);
-    cell("Game", `${seek.kind_name} · ${seek.players} players`);
-    cell("Time", seek.time_control);
-    cell("Mode", seek.rated ? "Rated" : "Casual");
-    cell("Rating range", seek.range ? `±${seek.range}` : "Any");
+    cell(pgettext("seeks table column", "Player"), link, ` (${seek.rating})`);
+    cell(pgettext("seeks table column", "Game"), interpolate(ngettext("%(game)s · %(count)s player", "%(game)s · %(count)s players", seek.players),
+      { game: seek.kind_name, count: seek.players }, true));
+    cell(pgettext("seeks table column", "Time"), seek.time_control);
+    cell(pgettext("seeks table column", "Mode"), seek.rated ? gettext("Rated") : gettext("Casual"));
+    cell(pgettext("seeks table column", "Rating range"), seek.range ? `±${seek.range}` : pgettext("a rating range", "Any"));
     if (seek.yours) tr.classList.add("yours");
     return tr;
   }
@@ -102,11 +117,11 @@ export function quickPairing(send) {
       if (button === mineButton()) {
         seeking = null;
         send({ type: "seek_cancel" });
-        status.textContent = "Stopped seeking.";
+        status.textContent = gettext("Stopped seeking.");
       } else {
         seeking = seekMessage(button);
         send(seeking);
-        status.textContent = `Seeking ${describe(button)}…`;
+        status.textContent = seekingText(button);
       }
     });
   }
@@ -139,7 +154,7 @@ export function quickPairing(send) {
     },
     paired(frame) {
       seeking = null;
-      status.textContent = "Paired: the game starts…";
+      status.textContent = gettext("Paired: the game starts…");
       location.assign(frame.url);
     },
   };

@@ -2,6 +2,8 @@
 // The server replayed the record through the engine and embedded every frame
 // (full position, score, sight lines) as JSON; this module only draws them, with the
 // boards of static/board/ (the same drawing as the game page and the puzzle).
+// Its words come from Django's JavaScript catalogue (base.html); notation is not translated.
+/* global gettext, ngettext, pgettext, interpolate */
 
 import { el, seatSwatch } from "../board/common.js";
 import * as topiary from "../board/topiary.js";
@@ -17,7 +19,8 @@ function html(name, attrs = {}, text) {
 // ---------------------------------------------------------------- Topiary
 
 function topiaryBoard(frame, players, selectedPosition, onSelect) {
-  const svg = el("svg", { class: "board", role: "img", "aria-label": `Garden after ply ${frame.ply}` });
+  const svg = el("svg", { class: "board", role: "img",
+    "aria-label": interpolate(gettext("Garden after ply %(ply)s"), { ply: frame.ply }, true) });
   topiary.drawGarden(svg, frame.position, {
     sightLines: frame.visitors,
     focus: selectedPosition,
@@ -38,8 +41,15 @@ function handsList(frame, players) {
     const item = html("li");
     item.append(seatSwatch(seat, "seat-dot"));
     // Between a take and its plant the taker holds four tiles, the one just taken among them.
-    const holding = pending && hand.length > 3 && pending.took ? ` (just took ${pending.took})` : "";
-    item.append(document.createTextNode(` ${players[seat]}: hand ${hand.join(" ")}${holding} · ${frame.position.unplaced[seat]} visitors left`));
+    const holding = pending && hand.length > 3 && pending.took;
+    const left = frame.position.unplaced[seat];
+    const text = holding
+      ? ngettext("%(player)s: hand %(tiles)s (just took %(tile)s) · %(count)s visitor left",
+        "%(player)s: hand %(tiles)s (just took %(tile)s) · %(count)s visitors left", left)
+      : ngettext("%(player)s: hand %(tiles)s · %(count)s visitor left",
+        "%(player)s: hand %(tiles)s · %(count)s visitors left", left);
+    const values = { player: players[seat], tiles: hand.join(" "), tile: pending?.took, count: left };
+    item.append(document.createTextNode(` ${interpolate(text, values, true)}`));
     list.append(item);
   });
   return list;
@@ -48,7 +58,8 @@ function handsList(frame, players) {
 // ---------------------------------------------------------------- Wizards' Garden
 
 function gardenBoard(frame, players, before) {
-  const svg = el("svg", { class: "board", role: "img", "aria-label": `Board after ply ${frame.ply}` });
+  const svg = el("svg", { class: "board", role: "img",
+    "aria-label": interpolate(gettext("Board after ply %(ply)s"), { ply: frame.ply }, true) });
   // The board before this ply's move, so its flips and harvest show as on the game page.
   drawWizardsBoard(svg, frame.position, { previous: before?.position.board, seatName: (seat) => players[seat] });
   return svg;
@@ -58,14 +69,16 @@ function gardenBoard(frame, players, before) {
 
 // Each game's score columns at a ply (a game without an entry shows each seat's total).
 const SCORE_COLUMNS = {
-  topiary: [["Visitors", "visitors"], ["Bonus", "bonus"], ["Hand", "hand"], ["Total", "total"]],
-  wizards_garden: [["W", "W"], ["B", "B"], ["Flowers", "total"]],
+  topiary: [[gettext("Visitors"), "visitors"], [pgettext("score column", "Bonus"), "bonus"],
+    [pgettext("score column", "Hand"), "hand"], [pgettext("score column", "Total"), "total"]],
+  wizards_garden: [[pgettext("score column: white flowers", "W"), "W"],
+    [pgettext("score column: black flowers", "B"), "B"], [gettext("Flowers"), "total"]],
 };
 
 function scoreTable(frame, players, game) {
   const table = html("table", { class: "table replay-score" });
-  const columns = SCORE_COLUMNS[game] ?? [["Total", "total"]];
-  const head = ["Player", ...columns.map(([label]) => label)];
+  const columns = SCORE_COLUMNS[game] ?? [[pgettext("score column", "Total"), "total"]];
+  const head = [pgettext("score column", "Player"), ...columns.map(([label]) => label)];
   const thead = html("thead");
   const headRow = html("tr");
   for (const label of head) headRow.append(html("th", { scope: "col" }, label));
@@ -141,8 +154,13 @@ function start() {
         const item = html("li", { "data-position": visitor.position, class: visitor.position === selected ? "selected" : "" });
         const button = html("button", { type: "button", class: "link-button" });
         button.append(seatSwatch(visitor.seat, "seat-dot"));
-        const sees = visitor.seen.length ? visitor.seen.map((s) => `${s.tile} (${s.cell})`).join(", ") : "nothing";
-        button.append(document.createTextNode(` ${visitor.position} · ${players[visitor.seat]} · sees ${sees} · ${visitor.points} points`));
+        const sees = visitor.seen.length
+          ? visitor.seen.map((s) => `${s.tile} (${s.cell})`).join(", ")
+          : pgettext("a visitor sees", "nothing");
+        const text = ngettext("%(position)s · %(player)s · sees %(tiles)s · %(count)s point",
+          "%(position)s · %(player)s · sees %(tiles)s · %(count)s points", visitor.points);
+        const values = { position: visitor.position, player: players[visitor.seat], tiles: sees, count: visitor.points };
+        button.append(document.createTextNode(` ${interpolate(text, values, true)}`));
         button.addEventListener("mouseenter", () => select(visitor.position));
         button.addEventListener("focus", () => select(visitor.position));
         item.append(button);
@@ -158,7 +176,10 @@ function start() {
     const placing = frame.step === "plant" ? frames[ply - 1] : frame;
     selected = placing.move && game === "topiary" ? placing.move.split(" ")[0] : null;
     draw();
-    plyLabel.textContent = `Ply ${ply} of ${last}${frame.move ? ` · ${players[frame.mover]}: ${frame.move}` : " · the deal"}`;
+    plyLabel.textContent = frame.move
+      ? interpolate(gettext("Ply %(ply)s of %(last)s · %(player)s: %(move)s"),
+        { ply, last, player: players[frame.mover], move: frame.move }, true)
+      : interpolate(gettext("Ply %(ply)s of %(last)s · the deal"), { ply, last }, true);
     const wrap = html("div", { class: "table-wrap" });
     wrap.append(scoreTable(frame, players, game));
     scoreBox.replaceChildren(wrap);

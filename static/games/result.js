@@ -2,39 +2,71 @@
 // player in the game's own columns, each player's rating change (it comes in a new frame
 // once the scoring task has run), why the game ended, and the rematch (docs/PROTOCOL.md,
 // "Rematch"). static/games/game.js makes it and draws it with every frame.
+// Its words come from Django's JavaScript catalogue (base.html), in the page's language.
+/* global gettext, ngettext, pgettext, interpolate */
 
 import { seatSwatch } from "../board/common.js";
 
 const $ = (id) => document.getElementById(id);
 
-// What a seat that left did, as the sentence says it (the frame's `forfeit`).
-const LEFT = { resign: "resigned", time: "ran out of time", gone: "left the game" };
+// What a seat that left did (the frame's `forfeit`): its badge, and what it did as a sentence says it.
+const LEFT = {
+  resign: pgettext("a player's badge", "resigned"),
+  time: pgettext("a player's badge", "ran out of time"),
+  gone: pgettext("a player's badge", "left the game"),
+};
+const LEFT_SAYING = {
+  resign: gettext("%(player)s resigned"),
+  time: gettext("%(player)s ran out of time"),
+  gone: gettext("%(player)s left the game"),
+};
+// Why a game ended, by the engine's (English) end reason: the whole sentence for each one known.
+const END_REASONS = {
+  "the basket is empty": gettext("The game ended because the basket is empty."),
+  "the board is empty": gettext("The game ended because the board is empty."),
+  "the board is full": gettext("The game ended because the board is full."),
+};
 
-function names(seats, seatName) {
-  const list = seats.map(seatName);
-  return list.length > 1 ? `${list.slice(0, -1).join(", ")} and ${list.at(-1)}` : list[0] ?? "";
+// "Ann, Bob and Cy" in the page's language.
+export function namesList(list) {
+  return new Intl.ListFormat(document.documentElement.lang || "en", { type: "conjunction" }).format(list);
+}
+
+// The badge beside a winner's name.
+export function winnerBadge() {
+  const badge = document.createElement("span");
+  badge.className = "badge";
+  badge.textContent = gettext("Winner");
+  return badge;
 }
 
 function headline(frame, seatName) {
-  if (frame.status === "aborted") return "Game aborted";
-  if (!frame.result) return "Game over: counting the scores…";
+  if (frame.status === "aborted") return gettext("Game aborted");
+  if (!frame.result) return gettext("Game over: counting the scores…");
   const winners = frame.result.winners;
-  return `${names(winners, seatName)} ${winners.length > 1 ? "share the win" : "wins"}`;
+  const text = ngettext("%(names)s wins", "%(names)s share the win", winners.length);
+  return interpolate(text, { names: namesList(winners.map(seatName)) }, true);
+}
+
+function whoLeft(seat, forfeit, seatName) {
+  return interpolate(LEFT_SAYING[forfeit], { player: seatName(seat.index) }, true);
 }
 
 function reason(frame, seatName) {
   const left = frame.seats.filter((seat) => seat.forfeit);
   if (frame.status === "aborted") {
-    if (frame.termination === "abort") return "Called off before the first moves: nobody wins, nothing is rated.";
-    const who = left.map((seat) => `${seatName(seat.index)} ${LEFT[seat.forfeit]}`).join("; ");
-    return `${who} before every player had moved: nobody wins, nothing is rated.`;
+    if (frame.termination === "abort") return gettext("Called off before the first moves: nobody wins, nothing is rated.");
+    const who = left.map((seat) => whoLeft(seat, seat.forfeit, seatName)).join("; ");
+    return interpolate(gettext("%(who)s before every player had moved: nobody wins, nothing is rated."), { who }, true);
   }
   if (LEFT[frame.termination]) {
     const seat = left.find((s) => s.forfeit === frame.termination) ?? left[0];
-    return seat ? `${seatName(seat.index)} ${LEFT[frame.termination]}.` : "";
+    return seat ? `${whoLeft(seat, frame.termination, seatName)}.` : "";
   }
   const why = frame.final?.end_reason;
-  return why ? `The game ended because ${why}.` : "The game was played to the end.";
+  if (!why) return gettext("The game was played to the end.");
+  return END_REASONS[why]
+    ?? interpolate(gettext("The game ended because %(reason)s."), { reason: why }, true);
 }
 
 function cell(text, className = "") {
@@ -72,10 +104,10 @@ function rows(frame, seatName) {
     name.className = "who";
     name.append(seatSwatch(entry.seat), ` ${seatName(entry.seat)}`);
     who.append(name);
-    if (entry.seat === frame.you) who.append(" (you)");
+    if (entry.seat === frame.you) who.append(" ", gettext("(you)"));
     if (winners.includes(entry.seat)) {
       row.classList.add("winner");
-      who.insertAdjacentHTML("beforeend", ' <span class="badge">Winner</span>');
+      who.append(" ", winnerBadge());
     }
     if (seat?.forfeit) {
       const badge = document.createElement("span");
@@ -96,13 +128,16 @@ function rows(frame, seatName) {
 function rematchText(frame, seatName) {
   const rematch = frame.rematch;
   if (!rematch) return "";
-  if (rematch.game) return "The rematch has started.";
+  if (rematch.game) return gettext("The rematch has started.");
   const offered = rematch.offered_by;
   if (!offered.length) return "";
   const waiting = frame.seats.map((seat) => seat.index).filter((index) => !offered.includes(index));
-  if (rematch.can_cancel) return `You asked for a rematch: waiting for ${names(waiting, seatName)}.`;
-  const asking = names(offered, seatName);
-  return `${asking} ${offered.length > 1 ? "want" : "wants"} a rematch.`;
+  if (rematch.can_cancel) {
+    return interpolate(gettext("You asked for a rematch: waiting for %(names)s."),
+      { names: namesList(waiting.map(seatName)) }, true);
+  }
+  const text = ngettext("%(names)s wants a rematch.", "%(names)s want a rematch.", offered.length);
+  return interpolate(text, { names: namesList(offered.map(seatName)) }, true);
 }
 
 export function resultPanel({ send, seatName }) {

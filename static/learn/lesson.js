@@ -3,6 +3,8 @@
 // where the engine plays it and the step's goal judges it (learn/services.py). A take is
 // sent on its own first, so the server can show the taker the tile, as at the table.
 // Progress: the server keeps a signed-in player's; everyone's is also kept in this browser.
+// Texts go through Django's JavaScript catalogue (gettext, ngettext, pgettext, interpolate:
+// globals base.html loads); the steps' own texts come from the server in the page's language.
 
 import * as topiary from "../board/topiary.js";
 import { activate } from "../board/common.js";
@@ -14,6 +16,8 @@ const csrf = document.querySelector("input[name=csrfmiddlewaretoken]").value;
 const $ = (id) => document.getElementById(id);
 const svg = $("lesson-board");
 const STORE = "topiary-learn";
+// Fills a translated text's %(name)s placeholders.
+const say = (format, values) => interpolate(format, values, true);
 
 // ------------------------------------------------------------------ progress
 
@@ -99,6 +103,14 @@ function button(label, attrs, action) {
 
 const open = () => !busy && !verdict;
 
+// The seats' colours, as the pawns' titles name them.
+const SEAT_COLOURS = [
+  pgettext("seat colour", "Red"),
+  pgettext("seat colour", "Blue"),
+  pgettext("seat colour", "Purple"),
+  pgettext("seat colour", "Yellow"),
+];
+
 const TOPIARY = {
   draw() {
     const legal = shown.legal_steps;
@@ -112,11 +124,11 @@ const TOPIARY = {
       focus: pick?.place ?? pending?.position ?? verdictFocus(),
       targets: pick ? [pick.place] : places,
       chosen: pick?.place ?? null,
-      seatName: (seat) => ["Red", "Blue", "Purple", "Yellow"][seat],
+      seatName: (seat) => SEAT_COLOURS[seat],
       onCell(group, cell) {
         if (open() && takeable.has(cell)) {
           group.classList.add("takeable");
-          activate(group, `Take the face-down tile at ${cell}`, () => send([`${pick.place} ${cell}`]));
+          activate(group, say(gettext("Take the face-down tile at %(cell)s"), { cell }), () => send([`${pick.place} ${cell}`]));
         }
         if (pending?.cell === cell) group.classList.add("chosen", "taken-from");
       },
@@ -124,7 +136,7 @@ const TOPIARY = {
         if (Number(group.dataset.seat) === step().seat) group.classList.add("mine");
       },
       onTarget(group, place) {
-        if (open()) activate(group, `Place a visitor at ${place}`, () => choosePlace(place));
+        if (open()) activate(group, say(gettext("Place a visitor at %(place)s"), { place }), () => choosePlace(place));
       },
     });
   },
@@ -133,7 +145,7 @@ const TOPIARY = {
     const pending = shown.position.pending ?? null;
     const nodes = [];
     if (pending && open()) {
-      nodes.push(prompt(`You took the ${topiary.tileName(pending.took)}. Plant one of your four tiles at ${pending.cell}:`));
+      nodes.push(prompt(say(gettext("You took the %(tile)s. Plant one of your four tiles at %(cell)s:"), { tile: topiary.tileName(pending.took), cell: pending.cell })));
       const tray = document.createElement("div");
       tray.className = "lesson-hand";
       for (const tile of shown.position.hands[step().seat]) {
@@ -149,33 +161,38 @@ const TOPIARY = {
           badge.textContent = topiary.TAKE_WORDS.justTaken;
           node.append(badge);
         }
-        node.setAttribute("aria-label", `Plant the ${topiary.tileName(tile)}${tile === pending.took ? " (just taken)" : ""}`);
+        const label = tile === pending.took ? gettext("Plant the %(tile)s (just taken)") : gettext("Plant the %(tile)s");
+        node.setAttribute("aria-label", say(label, { tile: topiary.tileName(tile) }));
         tray.append(node);
       }
       nodes.push(tray);
     } else if (pick && open()) {
       const line = topiary.sightOf(shown.sight_lines, pick.place);
       const canTake = legal.some((s) => s.startsWith(`${pick.place} `));
-      nodes.push(prompt(`A visitor at ${pick.place} would score ${line.points} now.${canTake ? " Take a face-down tile from its line (dashed), or place only." : ""}`));
+      const score = say(
+        ngettext("A visitor at %(place)s would score %(points)s now.", "A visitor at %(place)s would score %(points)s now.", line.points),
+        { place: pick.place, points: line.points },
+      );
+      nodes.push(prompt(canTake ? `${score} ${gettext("Take a face-down tile from its line (dashed), or place only.")}` : score));
       if (legal.includes(pick.place)) {
         nodes.push(button(topiary.TAKE_WORDS.placeOnly, { "data-action": "place-only", class: "button-primary" }, () => send([pick.place])));
       }
-      nodes.push(button("Choose another spot", { "data-action": "cancel" }, () => { pick = null; render(); }));
+      nodes.push(button(gettext("Choose another spot"), { "data-action": "cancel" }, () => { pick = null; render(); }));
     } else if (!shown.position.pending) {
       const hand = shown.position.hands[step().seat];
       const tray = document.createElement("div");
       tray.className = "lesson-hand";
-      tray.setAttribute("aria-label", "Your hand");
+      tray.setAttribute("aria-label", gettext("Your hand"));
       for (const tile of hand) {
         const art = topiary.miniTile(tile, "hand-tile-art");
         art.classList.add("hand-tile");
         tray.append(art);
       }
-      nodes.push(prompt("Your hand:"), tray);
+      nodes.push(prompt(gettext("Your hand:")), tray);
     }
     return nodes;
   },
-  idle: "Choose a circle around the garden: its line lights up and the points it would score show.",
+  idle: gettext("Choose a circle around the garden: its line lights up and the points it would score show."),
   facts: () => "",
   // After a move: what the new visitor sees and scores, as the engine counted it.
   summary() {
@@ -183,8 +200,15 @@ const TOPIARY = {
     if (!pos) return "";
     const sight = (shown.sight_lines ?? []).find((line) => line.position === pos);
     if (!sight) return "";
-    const seen = sight.seen.map(({ tile }) => topiary.tileName(tile)).join(", ") || "nothing";
-    return `Your visitor at ${pos} sees ${seen}: ${sight.points} point${sight.points === 1 ? "" : "s"}.`;
+    const values = { position: pos, points: sight.points };
+    if (!sight.seen.length) return say(gettext("Your visitor at %(position)s sees nothing: %(points)s points."), values);
+    values.seen = sight.seen.map(({ tile }) => topiary.tileName(tile)).join(", ");
+    const format = ngettext(
+      "Your visitor at %(position)s sees %(seen)s: %(points)s point.",
+      "Your visitor at %(position)s sees %(seen)s: %(points)s points.",
+      sight.points,
+    );
+    return say(format, values);
   },
 };
 
@@ -208,31 +232,35 @@ const WIZARDS = {
     const cells = new Set(moves.map((m) => m.cell));
     drawWizards(svg, shown.position, {
       previous: verdict ? step().position.board : null,
-      seatName: (seat) => (seat === step().seat ? "you" : "your opponent"),
+      // The board says "Wizard's Staff: with <name>".
+      seatName: (seat) => (seat === step().seat ? pgettext("staff holder", "you") : pgettext("staff holder", "your opponent")),
       onCell(group, cell, seed, bed) {
         if (!cells.has(cell)) return;
         bed.classList.add(pick?.cell === cell ? "chosen" : "legal");
-        activate(group, `Plant on ${cell}`, () => { pick = { cell }; render(); });
+        activate(group, say(gettext("Plant on %(cell)s"), { cell }), () => { pick = { cell }; render(); });
       },
     });
   },
   choices() {
     if (!pick || !open()) return [];
-    const nodes = [prompt(`Which side up on ${pick.cell}?`)];
+    const nodes = [prompt(say(gettext("Which side up on %(cell)s?"), { cell: pick.cell }))];
     for (const m of wizardsMoves().filter((x) => x.cell === pick.cell)) {
-      const side = m.side === "W" ? "White side up (Dovetail)" : "Black side up (Ravenclaw)";
-      nodes.push(button(m.lines ? `${side}, harvest ${m.lines}` : side, { "data-move": m.move }, () => send([m.move])));
+      const white = m.side === "W";
+      const label = m.lines
+        ? say(white ? gettext("White side up (Dovetail), harvest %(lines)s") : gettext("Black side up (Ravenclaw), harvest %(lines)s"), { lines: m.lines })
+        : white ? gettext("White side up (Dovetail)") : gettext("Black side up (Ravenclaw)");
+      nodes.push(button(label, { "data-move": m.move }, () => send([m.move])));
     }
-    nodes.push(button("Choose another bed", { "data-action": "cancel" }, () => { pick = null; render(); }));
+    nodes.push(button(gettext("Choose another bed"), { "data-action": "cancel" }, () => { pick = null; render(); }));
     return nodes;
   },
-  idle: "Choose a highlighted bed (next to a seed) to plant on.",
+  idle: gettext("Choose a highlighted bed (next to a seed) to plant on."),
   facts() {
     const [mine, theirs] = [step().seat, 1 - step().seat].map((seat) => {
       const { W, B } = shown.position.harvested[seat];
       return W + B;
     });
-    return `Flowers: you ${mine}, your opponent ${theirs}.`;
+    return say(gettext("Flowers: you %(mine)s, your opponent %(theirs)s."), { mine, theirs });
   },
   summary: () => "",
 };
@@ -264,13 +292,14 @@ function renderSteps() {
       const mark = document.createElement("span");
       mark.className = "solved-mark";
       mark.textContent = " ✓";
-      mark.setAttribute("aria-label", "solved");
+      mark.setAttribute("aria-label", gettext("solved"));
       node.append(mark);
     }
     li.append(node);
     return li;
   }));
-  $("lesson-count").textContent = `${[...solved].filter((k) => data.steps.some((s) => s.key === k)).length} of ${data.steps.length} solved`;
+  const count = [...solved].filter((k) => data.steps.some((s) => s.key === k)).length;
+  $("lesson-count").textContent = say(gettext("%(solved)s of %(total)s solved"), { solved: count, total: data.steps.length });
 }
 
 function renderVerdict() {
@@ -278,7 +307,7 @@ function renderVerdict() {
   box.dataset.verdict = verdict?.status ?? "";
   box.replaceChildren();
   if (!verdict) return;
-  const words = { right: "Right!", wrong: "Not quite.", error: "That did not work:" }[verdict.status];
+  const words = { right: gettext("Right!"), wrong: gettext("Not quite."), error: gettext("That did not work:") }[verdict.status];
   const strong = document.createElement("strong");
   strong.textContent = `${words} `;
   box.append(strong, verdict.message);
@@ -292,18 +321,18 @@ function renderVerdict() {
   const actions = document.createElement("p");
   actions.className = "cluster";
   if (verdict.status !== "right") {
-    actions.append(button("Try again", { "data-action": "retry", class: "button-primary" }, () => start(index)));
+    actions.append(button(gettext("Try again"), { "data-action": "retry", class: "button-primary" }, () => start(index)));
   } else if (index + 1 < data.steps.length) {
-    actions.append(button("Next", { "data-action": "next", class: "button-primary" }, () => start(index + 1)));
+    actions.append(button(pgettext("lesson step", "Next"), { "data-action": "next", class: "button-primary" }, () => start(index + 1)));
   } else {
     const done = document.createElement("span");
     done.className = "lesson-done";
-    done.textContent = "Lesson complete. ";
+    done.textContent = `${gettext("Lesson complete.")} `;
     actions.append(done);
     const play = document.createElement("a");
     play.className = "button button-primary";
     play.href = data.play_url;
-    play.textContent = "Play a game";
+    play.textContent = gettext("Play a game");
     actions.append(play);
   }
   box.append(actions);
@@ -313,7 +342,7 @@ function renderVerdict() {
 
 function render() {
   const current = step();
-  $("lesson-number").textContent = `Step ${index + 1} of ${data.steps.length}`;
+  $("lesson-number").textContent = say(gettext("Step %(number)s of %(total)s"), { number: index + 1, total: data.steps.length });
   $("lesson-title").textContent = current.title;
   $("lesson-task").textContent = current.task;
   $("lesson-facts").textContent = GAME.facts();

@@ -1,7 +1,9 @@
 // The rules pages: draws every picture with the site's board modules (static/board/) from the
 // positions the server built with the engine (learn/selectors.py, figure_payload). Nothing
 // here knows a rule: what a visitor sees, what flipped and what was harvested come with the
-// positions and the engine's sight lines.
+// positions and the engine's sight lines. Texts go through Django's JavaScript catalogue
+// (gettext, ngettext, interpolate: globals base.html loads); the captions come translated
+// with the page.
 
 import * as topiary from "../board/topiary.js";
 import { drawBoard as drawWizards } from "../board/wizards_garden.js";
@@ -9,6 +11,8 @@ import { labelCells } from "./coordinates.js";
 
 const { el } = topiary;
 const figures = JSON.parse(document.getElementById("rules-figures").textContent);
+// Fills a translated text's %(name)s placeholders.
+const say = (format, values) => interpolate(format, values, true);
 
 function boardSvg(label) {
   return el("svg", { class: "board figure-board", role: "group", "aria-label": label });
@@ -21,7 +25,7 @@ function still(svg) {
   return svg;
 }
 
-function tileRow(tiles, scoring = [], label = "Tiles", heading = "") {
+function tileRow(tiles, scoring = [], label = gettext("Tiles"), heading = "") {
   const row = document.createElement("p");
   row.className = "figure-tiles";
   row.setAttribute("aria-label", label);
@@ -35,7 +39,7 @@ function tileRow(tiles, scoring = [], label = "Tiles", heading = "") {
     const tile = topiary.miniTile(code, "figure-tile");
     if (scoring.includes(code)) {
       tile.classList.add("scores");
-      tile.setAttribute("aria-label", `${topiary.tileName(code)}: scores ${code[1]}`);
+      tile.setAttribute("aria-label", say(gettext("%(tile)s: scores %(points)s"), { tile: topiary.tileName(code), points: code[1] }));
     }
     row.append(tile);
   }
@@ -48,17 +52,21 @@ const BOARDS = {
       sightLines: shown.sight_lines,
       focus: figure.focus,
       targets: figure.targets ?? [],
-      seatName: (seat) => `Player ${seat + 1}`,
+      seatName: (seat) => say(gettext("Player %(number)s"), { number: seat + 1 }),
     });
   },
   wizards_garden(svg, shown, figure, previous) {
     drawWizards(svg, shown.position, {
       previous: previous?.position.board ?? null,
-      seatName: (seat) => `player ${seat + 1}`,
+      // The board says "Wizard's Staff: with <name>".
+      seatName: (seat) => say(pgettext("staff holder", "player %(number)s"), { number: seat + 1 }),
     });
     // Flowers are what the game is scored by: say them under the board.
-    const flowers = shown.position.harvested.map(({ W, B }, seat) => `player ${seat + 1}: ${W + B}${B ? ` (${B} black)` : ""}`);
-    return `Flowers: ${flowers.join(" · ")}`;
+    const flowers = shown.position.harvested.map(({ W, B }, seat) => {
+      const values = { number: seat + 1, flowers: W + B, black: B };
+      return B ? say(gettext("player %(number)s: %(flowers)s (%(black)s black)"), values) : say(gettext("player %(number)s: %(flowers)s"), values);
+    });
+    return say(gettext("Flowers: %(list)s"), { list: flowers.join(" · ") });
   },
 };
 
@@ -87,12 +95,13 @@ for (const figure of figures) {
     continue;
   }
   if (figure.after) {
-    holder.append(panel(figure, figure.before, "Before"), panel(figure, figure.after, `After ${figure.move}`, figure.before));
+    const after = say(gettext("After %(move)s"), { move: figure.move });
+    holder.append(panel(figure, figure.before, pgettext("picture", "Before")), panel(figure, figure.after, after, figure.before));
   } else {
-    holder.append(panel(figure, figure.before, "The position"));
+    holder.append(panel(figure, figure.before, gettext("The position")));
   }
   if (figure.hand) {
-    const caption = figure.scoring.length ? "The hand (outlined tiles score):" : "The hand:";
+    const caption = figure.scoring.length ? gettext("The hand (outlined tiles score):") : gettext("The hand:");
     holder.append(tileRow(figure.hand, figure.scoring, caption, caption));
   }
 }

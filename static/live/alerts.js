@@ -7,11 +7,14 @@
 // Included by base.html for signed-in players, where it opens the player's own socket
 // (/ws/me/, docs/PROTOCOL.md "The player's socket") and shows its events as small notes
 // at the corner of every page; the game page also hands it its frames (gameFrameSeen).
+// The events carry facts (names, titles, time controls as the server writes them); the
+// sentences around them come from Django's JavaScript catalogue (base.html).
+/* global gettext, pgettext, interpolate */
 
 import { liveSocket } from "./socket.js";
 
 const baseTitle = document.title;
-const TURN_MARK = "▶ Your turn · ";
+const TURN_MARK = `▶ ${gettext("Your turn")} · `;
 let unseen = 0;
 let yourTurn = false;
 let audio = null;
@@ -113,8 +116,8 @@ export function gameFrameSeen(frame) {
   if (mine && !yourTurn && (turnKnown || frame.ply === 0)) {
     alertPlayer({
       tag: `turn-${frame.game}-${frame.ply}`,
-      title: "Your turn",
-      body: `${baseTitle.split(" · ")[0]}: your opponent has moved.`,
+      title: gettext("Your turn"),
+      body: interpolate(gettext("%(game)s: your opponent has moved."), { game: baseTitle.split(" · ")[0] }, true),
       url: location.pathname,
     });
   }
@@ -132,7 +135,7 @@ function noteBox() {
     notes = document.createElement("div");
     notes.className = "alert-notes";
     notes.setAttribute("aria-live", "polite");
-    notes.setAttribute("aria-label", "Alerts");
+    notes.setAttribute("aria-label", gettext("Alerts"));
     document.body.append(notes);
   }
   return notes;
@@ -167,7 +170,7 @@ function showNote(key, text, ...actions) {
   const close = document.createElement("button");
   close.type = "button";
   close.className = "button button-small alert-close";
-  close.setAttribute("aria-label", "Dismiss");
+  close.setAttribute("aria-label", gettext("Dismiss"));
   close.textContent = "×";
   close.addEventListener("click", () => note.remove());
   const row = document.createElement("div");
@@ -186,17 +189,18 @@ function openLink(url, label) {
 }
 
 const onPage = (url) => location.pathname === url;
-const mode = (event) => `${event.time_control} · ${event.rated ? "rated" : "casual"}`;
+const mode = (event) => `${event.time_control} · ${event.rated ? pgettext("a game", "rated") : pgettext("a game", "casual")}`;
 
 function challenge(event) {
-  const text = `${event.from} challenges you: ${event.title.split(" #")[0]}, ${mode(event)}.`;
+  const text = interpolate(gettext("%(player)s challenges you: %(game)s, %(mode)s."),
+    { player: event.from, game: event.title.split(" #")[0], mode: mode(event) }, true);
   showNote(
     `challenge-${event.game}`,
     text,
-    postButton(`/game/${event.game}/join`, "Accept", true),
-    postButton(`/game/${event.game}/leave`, "Decline", false),
+    postButton(`/game/${event.game}/join`, pgettext("a challenge", "Accept"), true),
+    postButton(`/game/${event.game}/leave`, pgettext("a challenge", "Decline"), false),
   );
-  alertPlayer({ tag: `challenge-${event.game}`, title: "A challenge", body: text, url: event.url });
+  alertPlayer({ tag: `challenge-${event.game}`, title: gettext("A challenge"), body: text, url: event.url });
 }
 
 const EVENTS = {
@@ -206,16 +210,17 @@ const EVENTS = {
   game_started(event) {
     noteBox().querySelector(`[data-note="challenge-${event.game}"]`)?.remove();
     if (onPage(event.url)) return;
-    const text = `Your game has started: ${event.title} against ${event.opponents.join(", ")}, ${mode(event)}.`;
-    showNote(`game-${event.game}`, text, openLink(event.url, "Go to the game"));
-    alertPlayer({ tag: `started-${event.game}`, title: "Your game has started", body: text, url: event.url });
+    const text = interpolate(gettext("Your game has started: %(game)s against %(opponents)s, %(mode)s."),
+      { game: event.title, opponents: event.opponents.join(", "), mode: mode(event) }, true);
+    showNote(`game-${event.game}`, text, openLink(event.url, gettext("Go to the game")));
+    alertPlayer({ tag: `started-${event.game}`, title: gettext("Your game has started"), body: text, url: event.url });
   },
   turn(event) {
     // On that game's own page the game's frames say it already.
     if (onPage(event.url)) return;
-    const text = `Your turn in ${event.title}: your opponent has moved.`;
-    showNote(`game-${event.game}`, text, openLink(event.url, "Play"));
-    alertPlayer({ tag: `turn-${event.game}-${event.ply}`, title: "Your turn", body: text, url: event.url });
+    const text = interpolate(gettext("Your turn in %(game)s: your opponent has moved."), { game: event.title }, true);
+    showNote(`game-${event.game}`, text, openLink(event.url, pgettext("go to your game and move", "Play")));
+    alertPlayer({ tag: `turn-${event.game}-${event.ply}`, title: gettext("Your turn"), body: text, url: event.url });
   },
 };
 
@@ -229,9 +234,9 @@ function wirePermission(button) {
     button.hidden = permission !== "default";
     if (state) {
       state.textContent = {
-        granted: "Notifications are on in this browser.",
-        denied: "Notifications are blocked in this browser's site settings.",
-        unsupported: "This browser cannot show notifications.",
+        granted: gettext("Notifications are on in this browser."),
+        denied: gettext("Notifications are blocked in this browser's site settings."),
+        unsupported: gettext("This browser cannot show notifications."),
         default: "",
       }[permission];
     }

@@ -5,6 +5,7 @@
 // Close codes (docs/PROTOCOL.md, "Limits and close codes"): 4404 means there is nothing
 // to connect to, so the socket stops and says so; 4429 means over a limit, so it waits
 // longer before trying again.
+/* global gettext */
 
 const FIRST_DELAY = 500;
 const MAX_DELAY = 10000;
@@ -62,7 +63,7 @@ function statusBox() {
 // Returns {send(message) -> true if sent, connected() -> bool, close()}.
 export function liveSocket(path, options = {}) {
   const { onMessage = () => {}, hello = null, onOpen = () => {}, heartbeat = 0,
-    goneText = "This page no longer exists on the server.", quiet = false } = options;
+    goneText = gettext("This page no longer exists on the server."), quiet = false } = options;
   const box = quiet ? null : statusBox();
   let socket = null;
   let delay = FIRST_DELAY;
@@ -109,7 +110,7 @@ export function liveSocket(path, options = {}) {
       const wait = event.code === LIMITED ? Math.max(delay, LIMITED_DELAY) : delay;
       delay = Math.min(delay * 2, MAX_DELAY);
       show("reconnecting", event.code === LIMITED
-        ? "Too many messages: reconnecting in a moment…" : "Connection lost: reconnecting…");
+        ? gettext("Too many messages: reconnecting in a moment…") : gettext("Connection lost: reconnecting…"));
       retryTimer = setTimeout(connect, wait);
     });
   }

@@ -2,7 +2,10 @@
 // The server is the judge: it sends the legal moves and the engine's sight lines of every
 // position and replays the submitted line through the engine; this script only draws (with
 // static/board/topiary.js, as the game page and the replay do) and offers those moves.
+// Its words come from Django's JavaScript catalogue (base.html); the verdict from the server.
+/* global gettext, ngettext, pgettext, interpolate */
 
+import { seatNumber } from "../board/common.js";
 import * as topiary from "../board/topiary.js";
 
 const data = JSON.parse(document.getElementById("puzzle-data").textContent);
@@ -44,7 +47,7 @@ function parseMove(move) {
 }
 
 function drawGarden(position, legal, sightLines) {
-  const svg = topiary.el("svg", { role: "group", "aria-label": "Garden", class: "board" });
+  const svg = topiary.el("svg", { role: "group", "aria-label": pgettext("the board", "Garden"), class: "board" });
   board.replaceChildren(svg);
   const takeable = new Set(
     selection && !selection.cell
@@ -61,19 +64,19 @@ function drawGarden(position, legal, sightLines) {
     preview: selection?.cell && planted ? { cell: selection.cell, code: planted } : null,
     targets: offered ? [...new Set(legal.map((m) => parseMove(m).place))] : selection ? [selection.place] : [],
     chosen: selection?.place ?? null,
-    seatName: (seat) => (seat === data.seat ? "Your seat" : `Seat ${seat + 1}`),
+    seatName: (seat) => (seat === data.seat ? gettext("Your seat") : seatNumber(seat)),
     onCell(group, cell) {
       if (selection?.cell === cell) group.classList.add("chosen", "taken-from");
       if (takeable.has(cell)) {
         group.classList.add("takeable");
-        topiary.activate(group, `Take the face-down tile at ${cell}`, () => chooseCell(cell));
+        topiary.activate(group, WORDS.takeAt(cell), () => chooseCell(cell));
       }
     },
     onVisitor(group) {
       if (Number(group.dataset.seat) === data.seat) group.classList.add("mine");
     },
     onTarget(group, place) {
-      if (offered) topiary.activate(group, `Place a visitor at ${place}`, () => choosePlace(place));
+      if (offered) topiary.activate(group, WORDS.placeAt(place), () => choosePlace(place));
     },
   });
 }
@@ -107,7 +110,8 @@ function handTile(text, plant, taken = false) {
   node.appendChild(art);
   const label = document.createElement("span");
   label.className = "visually-hidden";
-  label.textContent = (plant ? WORDS.plant(text) : tileName(text)) + (taken ? ` (${WORDS.justTaken})` : "");
+  const name = plant ? WORDS.plant(text) : tileName(text);
+  label.textContent = taken ? WORDS.withJustTaken(name) : name;
   node.appendChild(label);
   if (taken) {
     const badge = document.createElement("span");
@@ -144,9 +148,10 @@ function render() {
     node.setAttribute("aria-pressed", String(Boolean(selection.move)));
   }
   if (selection && selection.move) {
-    button(`Confirm ${selection.move}`, { class: "button-primary", "data-action": "confirm" }, confirmMove);
+    const label = interpolate(gettext("Confirm %(move)s"), { move: selection.move }, true);
+    button(label, { class: "button-primary", "data-action": "confirm" }, confirmMove);
   }
-  if (selection) button("Cancel", { "data-action": "cancel" }, stepBack);
+  if (selection) button(gettext("Cancel"), { "data-action": "cancel" }, stepBack);
 
   movesList.replaceChildren(...moveItems(moves));
   statusLine.textContent = statusText(left);
@@ -156,11 +161,12 @@ function render() {
 }
 
 function statusText(left) {
-  if (finished) return "Submitted.";
+  if (finished) return gettext("Submitted.");
   if (!selection) {
-    return left > 0
-      ? `${left} visitor${left === 1 ? "" : "s"} left: choose a free position (circles around the garden).`
-      : "All your visitors are placed: submit, or undo to try something else.";
+    if (!left) return gettext("All your visitors are placed: submit, or undo to try something else.");
+    const text = ngettext("%(count)s visitor left: choose a free position (circles around the garden).",
+      "%(count)s visitors left: choose a free position (circles around the garden).", left);
+    return interpolate(text, { count: left }, true);
   }
   const { legal } = current();
   if (!selection.cell && !selection.move) {
@@ -172,7 +178,7 @@ function statusText(left) {
   if (!selection.move) {
     return WORDS.plantPrompt(gardenAt(current().position, selection.cell).toUpperCase(), selection.cell);
   }
-  return `Confirm ${selection.move}?`;
+  return interpolate(gettext("Confirm %(move)s?"), { move: selection.move }, true);
 }
 
 function choosePlace(place) {
@@ -245,12 +251,14 @@ function showResult(reply, { lineAtOnce = false } = {}) {
   resultBox.appendChild(verdict);
   const notes = [];
   if (reply.rating) {
-    notes.push(`Puzzle rating ${reply.rating.before} → ${reply.rating.after}`);
+    notes.push(interpolate(gettext("Puzzle rating %(before)s → %(after)s"),
+      { before: reply.rating.before, after: reply.rating.after }, true));
     setText("puzzle-user-rating", reply.rating.display);
   }
   if (reply.streak !== null && reply.streak !== undefined) {
-    const days = `${reply.streak} day${reply.streak === 1 ? "" : "s"}`;
-    notes.push(data.is_today ? `Streak: ${days}` : `Streak: ${days} (only today's puzzle counts)`);
+    const days = interpolate(ngettext("%(count)s day", "%(count)s days", reply.streak), { count: reply.streak }, true);
+    const streak = data.is_today ? gettext("Streak: %(days)s") : gettext("Streak: %(days)s (only today's puzzle counts)");
+    notes.push(interpolate(streak, { days }, true));
     setText("puzzle-streak", days);
   }
   for (const note of notes) {
@@ -258,11 +266,11 @@ function showResult(reply, { lineAtOnce = false } = {}) {
     p.textContent = note;
     resultBox.appendChild(p);
   }
-  if (!reply.solved) button("Try again", {}, tryAgain, resultBox);
+  if (!reply.solved) button(gettext("Try again"), {}, tryAgain, resultBox);
   if (reply.line) data.line = reply.line;
   if (reply.line && lineAtOnce) showLine(reply.line);
   else if (reply.line && !lineBox.querySelector("li")) {
-    const show = button("Show an optimal line", {}, () => {
+    const show = button(gettext("Show an optimal line"), {}, () => {
       showLine(reply.line);
       show.remove();
     }, resultBox);
@@ -276,12 +284,12 @@ function setText(id, text) {
 
 function showLine(line) {
   const heading = document.createElement("h3");
-  heading.textContent = "One optimal line";
+  heading.textContent = gettext("One optimal line");
   const list = document.createElement("ol");
   list.className = "puzzle-moves";
   list.replaceChildren(...moveItems(line));
   lineBox.replaceChildren(heading, list);
-  button("Play it on the board", { "data-action": "play-line" }, () => playLine(line), lineBox);
+  button(gettext("Play it on the board"), { "data-action": "play-line" }, () => playLine(line), lineBox);
 }
 
 // Replays the revealed line move by move, so each step can be undone and looked at.

@@ -1,5 +1,6 @@
 // Live tournament page: the websocket only says which version is current; when it
 // moves past ours, the live part of the page is fetched again over HTTP.
+/* global gettext, pgettext, interpolate */
 
 import { liveSocket } from "../live/socket.js";
 
@@ -28,7 +29,7 @@ liveSocket(live.dataset.socket, {
   onMessage(message) {
     if (message.type === "version" && message.version > version) queueRefresh();
   },
-  goneText: "This tournament does not exist.",
+  goneText: gettext("This tournament does not exist."),
 });
 
 // The countdown to the start, from the server's clock: the page carries the server time
@@ -44,7 +45,7 @@ function timeLeft(ms) {
   const clock = hours || days
     ? `${hours}:${countdownDigits(minutes)}:${countdownDigits(seconds)}`
     : `${minutes}:${countdownDigits(seconds)}`;
-  return days ? `${days} d ${clock}` : clock;
+  return days ? interpolate(pgettext("a countdown: days, then h:mm:ss", "%(days)s d %(clock)s"), { days, clock }, true) : clock;
 }
 
 let overdueSince = null;
@@ -63,7 +64,8 @@ function tickCountdown() {
     overdueSince = null;
     return;
   }
-  countdown.textContent = ", starting now";
+  // It follows "Starts <date> UTC" in templates/tournaments/_live.html.
+  countdown.textContent = pgettext("after 'Starts <date> UTC'", ", starting now");
   // The socket announces the start; should it be down, look again now and then.
   if (overdueSince === null) overdueSince = Date.now();
   if (Date.now() - overdueSince > 5000) {

@@ -90,10 +90,10 @@ def test_a_visitor_completes_a_lesson_by_clicking(browser, asgi_server, game):
             assert page.locator("#lesson-task").inner_text() == step.task
             if number == 1:
                 play(page, game, WRONG_FIRST_TRY[game])
-                assert step.hint in verdict(page, "wrong")
+                assert str(step.hint) in verdict(page, "wrong")
                 page.click('[data-action="retry"]')
             play(page, game, step.solution)
-            assert step.explanation in verdict(page, "right")
+            assert str(step.explanation) in verdict(page, "right")
             if number < len(lesson.steps):
                 page.click('[data-action="next"]')
         assert "Lesson complete" in page.locator("#lesson-verdict").inner_text()
