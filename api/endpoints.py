@@ -219,7 +219,7 @@ def _require(request, scope: str):
         raise ApiError("unauthorized", NEEDS_TOKEN, 401)
     if not caller.token.allows(scope):
         raise ApiError(
-            "missing_scope", _("this token lacks the %(scope)s scope") % {"scope": repr(scope)}
+            "missing_scope", _("this token lacks the %(scope)s scope") % {"scope": repr(str(scope))}
         )
     return caller.user
 
