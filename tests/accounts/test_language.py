@@ -5,6 +5,7 @@ import re
 
 import pytest
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.forms import PasswordResetForm
 from django.utils import translation
 
@@ -140,3 +141,21 @@ def test_the_address_change_mail_speaks_the_players_language(client, alice, monk
     client.force_login(alice)
     client.post("/account/email/", {"email": "alice@new.example", "password": PASSWORD})
     assert spoken == ["de"]
+
+
+def test_the_saved_message_speaks_the_new_language(client, alice, monkeypatch):
+    spoken = []
+    success = messages.success
+
+    def record(request, text):
+        spoken.append(translation.get_language())
+        success(request, text)
+
+    monkeypatch.setattr(messages, "success", record)
+    client.force_login(alice)
+    english = {"Accept-Language": "en"}
+    client.post(SETTINGS, {"theme": "auto", "language": "de"}, headers=english)
+    client.post(SETTINGS, {"theme": "auto", "language": ""}, headers=english)
+    client.logout()
+    client.post(SETTINGS, {"theme": "auto", "language": "de"}, headers=english)
+    assert spoken == ["de", "en", "de"]
