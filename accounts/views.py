@@ -198,13 +198,13 @@ def _saved(request, text, *, language: str):
     return response
 
 
-def _settings_page(request, form, status: int | None = None):
+def _settings_page(request, form):
     context = {
         "form": form,
         "two_factor_on": request.user.is_authenticated
         and services.two_factor_device(request.user) is not None,
     }
-    status = status or (400 if form.errors else 200)
+    status = 400 if form.errors else 200
     return render(request, "accounts/settings.html", context, status=status)
 
 
