@@ -9,8 +9,11 @@ from django.contrib.auth.forms import (
     SetPasswordForm,
 )
 from django.core.exceptions import ValidationError
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from accounts import throttle
+from accounts import selectors, throttle
 from accounts.models import Preferences, User
 from accounts.validators import USERNAME_MAX_LENGTH, validate_username
 
@@ -18,7 +21,7 @@ from accounts.validators import USERNAME_MAX_LENGTH, validate_username
 PASSWORD_MAX_LENGTH = 128
 
 
-def _password_field(label: str, autocomplete: str, help_text: str = "") -> forms.CharField:
+def _password_field(label, autocomplete: str, help_text="") -> forms.CharField:
     return forms.CharField(
         label=label,
         strip=False,
@@ -38,41 +41,52 @@ class PlainLabels:
 
 class RegistrationForm(PlainLabels, forms.Form):
     username = forms.CharField(
+        label=gettext_lazy("Username"),
         max_length=USERNAME_MAX_LENGTH,
         validators=[validate_username],
-        help_text="3 to 20 letters, digits, '-' or '_'. Shown to other players.",
+        help_text=gettext_lazy("3 to 20 letters, digits, '-' or '_'. Shown to other players."),
         widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none"}),
     )
     email = forms.EmailField(
+        label=gettext_lazy("Email"),
         max_length=254,
         required=False,
-        help_text="Optional; never shown to other players. Needed to reset a forgotten password.",
+        help_text=gettext_lazy(
+            "Optional; never shown to other players. Needed to reset a forgotten password."
+        ),
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
     password = _password_field(
-        "Password", "new-password", password_validation.password_validators_help_text_html()
+        gettext_lazy("Password"),
+        "new-password",
+        password_validation.password_validators_help_text_html(),
     )
-    password_confirm = _password_field("Password again", "new-password")
+    password_confirm = _password_field(gettext_lazy("Password again"), "new-password")
 
     def clean(self):
         cleaned = super().clean()
         password, confirm = cleaned.get("password"), cleaned.get("password_confirm")
         if password and confirm and password != confirm:
-            self.add_error("password_confirm", "The two passwords differ.")
+            self.add_error("password_confirm", _("The two passwords differ."))
         return cleaned
 
 
 class LoginForm(PlainLabels, AuthenticationForm):
     """Django's login form, refusing bots and throttling repeated failures."""
 
-    password = _password_field("Password", "current-password")
+    password = _password_field(gettext_lazy("Password"), "current-password")
     error_messages = {
         **AuthenticationForm.error_messages,
-        "invalid_login": "That username and password do not match. Both are case-sensitive "
-        "except the username.",
-        "bot": "%(username)s is a bot account: bots play from the server and cannot log in.",
-        "throttled": "Too many failed attempts to log in as %(username)s. "
-        "Wait %(minutes)s minutes and try again.",
+        "invalid_login": gettext_lazy(
+            "That username and password do not match. Both are case-sensitive except the username."
+        ),
+        "bot": gettext_lazy(
+            "%(username)s is a bot account: bots play from the server and cannot log in."
+        ),
+        "throttled": gettext_lazy(
+            "Too many failed attempts to log in as %(username)s. "
+            "Wait %(minutes)s minutes and try again."
+        ),
     }
 
     def __init__(self, request=None, *args, **kwargs):
@@ -110,18 +124,20 @@ class LoginForm(PlainLabels, AuthenticationForm):
 class BoundedPasswordChangeForm(PlainLabels, PasswordChangeForm):
     """Django's password change form with the same length bound as everywhere else."""
 
-    old_password = _password_field("Current password", "current-password")
+    old_password = _password_field(gettext_lazy("Current password"), "current-password")
     new_password1 = _password_field(
-        "New password", "new-password", password_validation.password_validators_help_text_html()
+        gettext_lazy("New password"),
+        "new-password",
+        password_validation.password_validators_help_text_html(),
     )
-    new_password2 = _password_field("New password again", "new-password")
+    new_password2 = _password_field(gettext_lazy("New password again"), "new-password")
 
 
 class ThrottledPasswordResetForm(PlainLabels, PasswordResetForm):
     """Django's reset request, limited per address (every address alike, known or not)."""
 
     email = forms.EmailField(
-        label="Your account's e-mail address",
+        label=gettext_lazy("Your account's e-mail address"),
         max_length=254,
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
@@ -130,25 +146,38 @@ class ThrottledPasswordResetForm(PlainLabels, PasswordResetForm):
         email = self.cleaned_data["email"]
         if not throttle.password_reset_allowed(email=email):
             raise ValidationError(
-                "Too many reset requests for this address. Wait %(minutes)s minutes and try again.",
+                _(
+                    "Too many reset requests for this address. "
+                    "Wait %(minutes)s minutes and try again."
+                ),
                 code="throttled",
                 params={"minutes": throttle.password_reset_window_minutes()},
             )
         return email
 
+    def send_mail(self, subject_template_name, email_template_name, context, *args, **kwargs):
+        """The mail goes out in the account's own language (its setting), else the page's."""
+        language = selectors.language_of(user=context["user"]) or translation.get_language()
+        with translation.override(language):
+            super().send_mail(subject_template_name, email_template_name, context, *args, **kwargs)
+
 
 class BoundedSetPasswordForm(PlainLabels, SetPasswordForm):
     new_password1 = _password_field(
-        "New password", "new-password", password_validation.password_validators_help_text_html()
+        gettext_lazy("New password"),
+        "new-password",
+        password_validation.password_validators_help_text_html(),
     )
-    new_password2 = _password_field("New password again", "new-password")
+    new_password2 = _password_field(gettext_lazy("New password again"), "new-password")
 
 
 class TwoFactorCodeForm(PlainLabels, forms.Form):
     code = forms.CharField(
-        label="Code",
+        label=gettext_lazy("Code"),
         max_length=32,
-        help_text="The 6 digits your authenticator app shows, or one of your recovery codes.",
+        help_text=gettext_lazy(
+            "The 6 digits your authenticator app shows, or one of your recovery codes."
+        ),
         widget=forms.TextInput(
             attrs={"autocomplete": "one-time-code", "inputmode": "text", "autocapitalize": "none"}
         ),
@@ -156,9 +185,9 @@ class TwoFactorCodeForm(PlainLabels, forms.Form):
 
 
 class PasswordAndCodeForm(PlainLabels, forms.Form):
-    password = _password_field("Password", "current-password")
+    password = _password_field(gettext_lazy("Password"), "current-password")
     code = forms.CharField(
-        label="Two-factor code",
+        label=gettext_lazy("Two-factor code"),
         max_length=32,
         required=False,
         widget=forms.TextInput(attrs={"autocomplete": "one-time-code"}),
@@ -167,12 +196,14 @@ class PasswordAndCodeForm(PlainLabels, forms.Form):
 
 class EmailChangeForm(PlainLabels, forms.Form):
     email = forms.EmailField(
-        label="New e-mail address",
+        label=gettext_lazy("New e-mail address"),
         max_length=254,
-        help_text="We send a link to it; the change takes effect when you follow the link.",
+        help_text=gettext_lazy(
+            "We send a link to it; the change takes effect when you follow the link."
+        ),
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
-    password = _password_field("Password", "current-password")
+    password = _password_field(gettext_lazy("Password"), "current-password")
 
 
 class PreferencesForm(PlainLabels, forms.ModelForm):
@@ -180,8 +211,8 @@ class PreferencesForm(PlainLabels, forms.ModelForm):
         model = Preferences
         fields = list(Preferences.FIELDS)
         labels = {
-            "sound": "Sounds (a move, your turn, the clock running low)",
-            "confirm_moves": "Confirm each move before it is sent",
-            "theme": "Theme",
-            "language": "Language",
+            "sound": gettext_lazy("Sounds (a move, your turn, the clock running low)"),
+            "confirm_moves": gettext_lazy("Confirm each move before it is sent"),
+            "theme": gettext_lazy("Theme"),
+            "language": gettext_lazy("Language"),
         }

@@ -2,6 +2,7 @@ from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.models import UserManager as DjangoUserManager
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 
 class UserManager(DjangoUserManager):
@@ -16,9 +17,9 @@ class User(AbstractUser):
     (or ``api``: an outside program plays it through the Bot API)."""
 
     class BotLevel(models.TextChoices):
-        RANDOM = "random", "Random"
-        GREEDY = "greedy", "Greedy"
-        STRONG = "strong", "Strong"
+        RANDOM = "random", pgettext_lazy("bot level", "Random")
+        GREEDY = "greedy", pgettext_lazy("bot level", "Greedy")
+        STRONG = "strong", pgettext_lazy("bot level", "Strong")
 
     #: Not an engine level (so not in ``BotLevel``, which lists the house bots' levels): an
     #: outside program moves this bot through the Bot API (docs/API.md).
@@ -27,7 +28,7 @@ class User(AbstractUser):
     is_bot = models.BooleanField(default=False)
     bot_level = models.CharField(
         max_length=16,
-        choices=[*BotLevel.choices, (OUTSIDE_BOT_LEVEL, "Outside program (Bot API)")],
+        choices=[*BotLevel.choices, (OUTSIDE_BOT_LEVEL, gettext_lazy("Outside program (Bot API)"))],
         blank=True,
     )
     # Set when the player closed the account: it keeps its name (games and ratings stay
@@ -69,12 +70,15 @@ class Preferences(models.Model):
     """How one player likes the site: read by every page through ``prefs`` (context processor)."""
 
     class Theme(models.TextChoices):
-        AUTO = "auto", "Follow the device"
-        LIGHT = "light", "Light"
-        DARK = "dark", "Dark"
+        AUTO = "auto", gettext_lazy("Follow the device")
+        LIGHT = "light", pgettext_lazy("theme", "Light")
+        DARK = "dark", pgettext_lazy("theme", "Dark")
 
     class Language(models.TextChoices):
-        BROWSER = "", "The browser's"
+        """A language is named in itself ("Deutsch" on an English page too), so a reader
+        finds their own whatever the page's language."""
+
+        BROWSER = "", gettext_lazy("The browser's")
         ENGLISH = "en", "English"
         GERMAN = "de", "Deutsch"
 

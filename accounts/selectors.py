@@ -26,6 +26,12 @@ def preferences_of(*, user) -> Preferences:
         return Preferences(user=user)
 
 
+def language_of(*, user) -> str:
+    """The language a player chose in their settings ("en", "de"), or "" for the browser's:
+    mail to them goes out in it, whoever's request sends it."""
+    return preferences_of(user=user).language
+
+
 def profile_user_by_username(*, username: str) -> User:
     """A player's profile: active or closed (closed profiles say so), or 404."""
     return get_object_or_404(

@@ -7,6 +7,8 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
@@ -20,8 +22,8 @@ BOT_USERNAMES = {
     User.BotLevel.STRONG: "StrongBot",
 }
 
-USERNAME_TAKEN = "That username is taken."
-EMAIL_TAKEN = "An account with that email address already exists."
+USERNAME_TAKEN = gettext_lazy("That username is taken.")
+EMAIL_TAKEN = gettext_lazy("An account with that email address already exists.")
 
 
 def _registration_errors(*, username: str, email: str, password: str) -> dict[str, list[str]]:
@@ -71,7 +73,7 @@ def bot_ensure(*, level: str) -> User:
     level = User.BotLevel(level)
     name = BOT_USERNAMES[level]
     try:
-        bot, _ = User.objects.get_or_create(
+        bot, _created = User.objects.get_or_create(
             username=name,
             defaults={"is_bot": True, "bot_level": level, "password": make_password(None)},
         )
@@ -96,11 +98,15 @@ def _preference_value(name: str, raw):
             return True
         if text in {"0", "false", "off", "no", ""}:
             return False
-        raise ValidationError({name: [f"{name}: expected true or false, got {raw!r}."]})
+        message = _("%(name)s: expected true or false, got %(value)s.")
+        raise ValidationError({name: [message % {"name": name, "value": repr(raw)}]})
     value = str(raw)
-    if value not in {choice for choice, _ in field.choices}:
-        allowed = ", ".join(repr(choice) for choice, _ in field.choices)
-        raise ValidationError({name: [f"{name}: expected one of {allowed}, got {raw!r}."]})
+    if value not in {choice for choice, _label in field.choices}:
+        allowed = ", ".join(repr(choice) for choice, _label in field.choices)
+        message = _("%(name)s: expected one of %(allowed)s, got %(value)s.")
+        raise ValidationError(
+            {name: [message % {"name": name, "allowed": allowed, "value": repr(raw)}]}
+        )
     return value
 
 
@@ -108,10 +114,11 @@ def preferences_save(*, user, changes: dict) -> Preferences:
     """Save any subset of the preferences; unknown keys or bad values change nothing."""
     unknown = sorted(set(changes) - set(Preferences.FIELDS))
     if unknown:
-        raise ValidationError({"__all__": [f"Unknown preference: {', '.join(unknown)}."]})
+        message = _("Unknown preference: %(names)s.") % {"names": ", ".join(unknown)}
+        raise ValidationError({"__all__": [message]})
     values = {name: _preference_value(name, raw) for name, raw in changes.items()}
     with transaction.atomic():
-        prefs, _ = Preferences.objects.select_for_update().get_or_create(user=user)
+        prefs, _created = Preferences.objects.select_for_update().get_or_create(user=user)
         for name, value in values.items():
             setattr(prefs, name, value)
         prefs.save()
@@ -134,7 +141,7 @@ def email_change_token(*, user, new_email: str) -> str:
     if User.objects.filter(email__iexact=new_email).exclude(pk=user.pk).exists():
         raise ValidationError({"email": [EMAIL_TAKEN]})
     if new_email.lower() == user.email.lower():
-        raise ValidationError({"email": ["That is already your address."]})
+        raise ValidationError({"email": [_("That is already your address.")]})
     return signing.dumps(
         {"user": user.pk, "new": new_email, "old": user.email}, salt=EMAIL_CHANGE_SALT
     )
@@ -145,13 +152,13 @@ def email_change_confirm(*, token: str) -> User:
     try:
         data = signing.loads(token, salt=EMAIL_CHANGE_SALT, max_age=settings.EMAIL_CHANGE_TIMEOUT)
     except signing.SignatureExpired:
-        raise ValidationError("This confirmation link has expired: ask for a new one.") from None
+        raise ValidationError(_("This confirmation link has expired: ask for a new one.")) from None
     except signing.BadSignature:
-        raise ValidationError("This confirmation link is not valid.") from None
+        raise ValidationError(_("This confirmation link is not valid.")) from None
     with transaction.atomic():
         user = User.objects.select_for_update().filter(pk=data["user"], is_active=True).first()
         if user is None or user.email != data["old"]:
-            raise ValidationError("This confirmation link has already been used.")
+            raise ValidationError(_("This confirmation link has already been used."))
         if User.objects.filter(email__iexact=data["new"]).exclude(pk=user.pk).exists():
             raise ValidationError(EMAIL_TAKEN)
         user.email = data["new"]
@@ -180,7 +187,7 @@ def two_factor_confirm(*, user, code: str) -> list[str]:
     with transaction.atomic():
         device = TOTPDevice.objects.select_for_update().filter(user=user, confirmed=False).first()
         if device is None:
-            raise ValidationError("Start again: scan a new QR code.")
+            raise ValidationError(_("Start again: scan a new QR code."))
         if not _device_verify(device, code):
             raise ValidationError(TWO_FACTOR_WRONG)
         TOTPDevice.objects.filter(user=user, confirmed=True).delete()
@@ -193,8 +200,8 @@ def two_factor_confirm(*, user, code: str) -> list[str]:
     return codes
 
 
-TWO_FACTOR_WRONG = "That code is not right (or was used already)."
-TWO_FACTOR_THROTTLED = "Too many wrong codes: wait %(seconds)s seconds and try again."
+TWO_FACTOR_WRONG = gettext_lazy("That code is not right (or was used already).")
+TWO_FACTOR_THROTTLED = gettext_lazy("Too many wrong codes: wait %(seconds)s seconds and try again.")
 
 
 def _device_verify(device, code: str) -> bool:
@@ -212,10 +219,10 @@ def two_factor_verify(*, user, code: str):
     """The device that accepts ``code`` (the app's code or a recovery code), or ValidationError."""
     code = (code or "").replace(" ", "").strip()
     if not code:
-        raise ValidationError("Enter the code from your authenticator app or a recovery code.")
+        raise ValidationError(_("Enter the code from your authenticator app or a recovery code."))
     totp = two_factor_device(user)
     if totp is None:
-        raise ValidationError("Two-factor sign-in is off for this account.")
+        raise ValidationError(_("Two-factor sign-in is off for this account."))
     if code.isdigit():
         if _device_verify(totp, code):
             return totp
@@ -231,7 +238,7 @@ def two_factor_verify(*, user, code: str):
 def two_factor_disable(*, user, password: str, code: str) -> None:
     """Turn two-factor off: needs the password and a current code."""
     if not user.check_password(password):
-        raise ValidationError({"password": ["That is not your password."]})
+        raise ValidationError({"password": [_("That is not your password.")]})
     try:
         two_factor_verify(user=user, code=code)
     except ValidationError as error:
@@ -252,7 +259,7 @@ def account_close(*, user, password: str, code: str = "") -> User:
     drops off the leaderboards (inactive).
     """
     if not user.check_password(password):
-        raise ValidationError({"password": ["That is not your password."]})
+        raise ValidationError({"password": [_("That is not your password.")]})
     if two_factor_device(user) is not None:
         try:
             two_factor_verify(user=user, code=code)

@@ -3,6 +3,7 @@
 import re
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 USERNAME_MIN_LENGTH = 3
 USERNAME_MAX_LENGTH = 20
@@ -16,14 +17,17 @@ def validate_username(value: str) -> None:
     """Refuse a username that is too short or long, has odd characters, or is reserved."""
     if not USERNAME_MIN_LENGTH <= len(value) <= USERNAME_MAX_LENGTH:
         raise ValidationError(
-            f"A username has {USERNAME_MIN_LENGTH} to {USERNAME_MAX_LENGTH} characters.",
+            _("A username has %(min)s to %(max)s characters."),
             code="username_length",
+            params={"min": USERNAME_MIN_LENGTH, "max": USERNAME_MAX_LENGTH},
         )
     if not USERNAME_PATTERN.fullmatch(value):
         raise ValidationError(
-            "A username uses only letters A-Z, digits, '-' and '_', "
-            "and starts with a letter or digit.",
+            _(
+                "A username uses only letters A-Z, digits, '-' and '_', "
+                "and starts with a letter or digit."
+            ),
             code="username_characters",
         )
     if RESERVED_USERNAME.fullmatch(value):
-        raise ValidationError("That username is reserved.", code="username_reserved")
+        raise ValidationError(_("That username is reserved."), code="username_reserved")

@@ -5,6 +5,7 @@ import time
 
 import django_otp
 import segno
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
@@ -15,6 +16,9 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse, reverse_lazy
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from accounts import selectors, services, throttle
@@ -29,7 +33,7 @@ from accounts.forms import (
     ThrottledPasswordResetForm,
     TwoFactorCodeForm,
 )
-from accounts.models import User
+from accounts.models import Preferences, User
 
 # The password is right, the code still to come: who, how, and since when (session keys).
 PENDING_USER = "two_factor_user"
@@ -48,7 +52,7 @@ def register(request):
     if request.method == "POST" and throttle.registration_blocked(address=address):
         form.is_valid()
         form.add_error(
-            None, "Too many accounts were opened from your address. Try again in an hour."
+            None, _("Too many accounts were opened from your address. Try again in an hour.")
         )
         return render(request, "accounts/register.html", {"form": form}, status=429)
     if request.method == "POST" and form.is_valid():
@@ -63,7 +67,9 @@ def register(request):
         else:
             throttle.registration_record(address=address)
             login(request, user, backend="accounts.backends.PlayerBackend")
-            messages.success(request, f"Welcome to Topiary Online, {user.username}!")
+            messages.success(
+                request, _("Welcome to Topiary Online, %(name)s!") % {"name": user.username}
+            )
             return redirect("accounts:profile", username=user.username)
     # A form shown again with its errors is a page like any other (200): a 400 would show
     # in the browser's console as a failed request.
@@ -99,7 +105,7 @@ def login_code(request):
     """The second step of signing in: the authenticator's code or a recovery code."""
     user = _pending_user(request)
     if user is None:
-        messages.info(request, "Sign in with your password first.")
+        messages.info(request, _("Sign in with your password first."))
         return redirect("accounts:login")
     form = TwoFactorCodeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -123,7 +129,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
     form_class = BoundedPasswordChangeForm
 
     def get_success_url(self) -> str:
-        messages.success(self.request, "Your password was changed.")
+        messages.success(self.request, _("Your password was changed."))
         return reverse("accounts:profile", args=[self.request.user.username])
 
 
@@ -147,42 +153,52 @@ def _wants_json(request) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
 
-@require_http_methods(["GET", "POST"])
-def account_settings(request):
-    """Preferences for everyone (visitors keep theirs in the browser) and account entries."""
-    prefs = selectors.preferences_of(user=request.user)
-    form = PreferencesForm(instance=prefs)
-    if request.method == "POST":
-        if not request.user.is_authenticated:
-            error = "Sign in to save preferences on the server; visitors keep them in the browser."
-            if _wants_json(request):
-                return JsonResponse({"ok": False, "errors": {"__all__": [error]}}, status=403)
-            return redirect(f"{reverse('accounts:login')}?next={request.path}")
-        if request.content_type == "application/json":
-            try:
-                changes = json.loads(request.body or b"{}")
-            except ValueError:
-                changes = None
-            if not isinstance(changes, dict):
-                return JsonResponse(
-                    {"ok": False, "errors": {"__all__": ["Send a JSON object."]}}, status=400
-                )
-        else:
-            changes = {name: request.POST.get(name, "") for name in prefs.FIELDS}
+def _language_cookie_set(response, language: str) -> None:
+    """Keep a language choice in the cookie the footer's switcher sets too, so the very
+    next page speaks it (signed out as well); "" (the browser's) drops the cookie."""
+    if language:
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            language,
+            max_age=settings.LANGUAGE_COOKIE_AGE,
+            path=settings.LANGUAGE_COOKIE_PATH,
+            domain=settings.LANGUAGE_COOKIE_DOMAIN,
+            secure=settings.LANGUAGE_COOKIE_SECURE,
+            httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        )
+    else:
+        response.delete_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            path=settings.LANGUAGE_COOKIE_PATH,
+            domain=settings.LANGUAGE_COOKIE_DOMAIN,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        )
+
+
+def _language_after(request, chosen: str) -> str:
+    """The language of the page after a save: the one chosen, else the browser's."""
+    if chosen:
+        return chosen
+    accept = request.headers.get("Accept-Language", "")
+    for code, _quality in translation.trans_real.parse_accept_lang_header(accept):
         try:
-            prefs = services.preferences_save(user=request.user, changes=changes)
-        except ValidationError as error:
-            if _wants_json(request):
-                return JsonResponse({"ok": False, "errors": error.message_dict}, status=400)
-            form = PreferencesForm(request.POST, instance=prefs)
-            form.is_valid()
-            for field, errors in error.message_dict.items():
-                form.add_error(None if field == "__all__" else field, errors)
-        else:
-            if _wants_json(request):
-                return JsonResponse({"ok": True, "prefs": prefs.as_dict()})
-            messages.success(request, "Your settings were saved.")
-            return redirect("accounts:settings")
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
+
+
+def _saved(request, text, *, language: str):
+    """Back to the settings, saying ``text`` (lazy) in the language the page will be in."""
+    with translation.override(_language_after(request, language)):
+        messages.success(request, str(text))
+    response = redirect("accounts:settings")
+    _language_cookie_set(response, language)
+    return response
+
+
+def _settings_page(request, form):
     context = {
         "form": form,
         "two_factor_on": request.user.is_authenticated
@@ -192,13 +208,71 @@ def account_settings(request):
     return render(request, "accounts/settings.html", context, status=status)
 
 
+@require_http_methods(["GET", "POST"])
+def account_settings(request):
+    """Preferences for everyone and account entries. A visitor's preferences live in the
+    browser: the language in the cookie (set here), the rest in localStorage
+    (static/js/preferences.js); a player's are saved on the server, the language in the
+    cookie too."""
+    if not request.user.is_authenticated:
+        return _visitor_settings(request)
+    prefs = selectors.preferences_of(user=request.user)
+    if request.method == "GET":
+        return _settings_page(request, PreferencesForm(instance=prefs))
+    if request.content_type == "application/json":
+        try:
+            changes = json.loads(request.body or b"{}")
+        except ValueError:
+            changes = None
+        if not isinstance(changes, dict):
+            return JsonResponse(
+                {"ok": False, "errors": {"__all__": [_("Send a JSON object.")]}}, status=400
+            )
+    else:
+        changes = {name: request.POST.get(name, "") for name in prefs.FIELDS}
+    try:
+        prefs = services.preferences_save(user=request.user, changes=changes)
+    except ValidationError as error:
+        if _wants_json(request):
+            return JsonResponse({"ok": False, "errors": error.message_dict}, status=400)
+        form = PreferencesForm(request.POST, instance=prefs)
+        form.is_valid()
+        for field, errors in error.message_dict.items():
+            form.add_error(None if field == "__all__" else field, errors)
+        return _settings_page(request, form)
+    if _wants_json(request):
+        response = JsonResponse({"ok": True, "prefs": prefs.as_dict()})
+        if "language" in changes:
+            _language_cookie_set(response, prefs.language)
+        return response
+    return _saved(request, gettext_lazy("Your settings were saved."), language=prefs.language)
+
+
+def _visitor_settings(request):
+    """The settings page signed out: a posted form keeps its language in the cookie."""
+    language = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
+    if language not in Preferences.Language.values:
+        language = ""
+    if request.method == "GET":
+        return _settings_page(request, PreferencesForm(initial={"language": language}))
+    if _wants_json(request) or request.content_type == "application/json":
+        error = _("Sign in to save preferences on the server; visitors keep them in the browser.")
+        return JsonResponse({"ok": False, "errors": {"__all__": [error]}}, status=403)
+    form = PreferencesForm(request.POST, initial={"language": language})
+    if not form.is_valid():
+        return _settings_page(request, form)
+    return _saved(
+        request, gettext_lazy("Saved in this browser."), language=form.cleaned_data["language"]
+    )
+
+
 @login_required
 def email_change(request):
     """Ask for a new address; it takes effect from the link sent to it."""
     form = EmailChangeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         if not request.user.check_password(form.cleaned_data["password"]):
-            form.add_error("password", "That is not your password.")
+            form.add_error("password", _("That is not your password."))
         else:
             try:
                 token = services.email_change_token(
@@ -208,30 +282,25 @@ def email_change(request):
                 form.add_error(None, error)
             else:
                 link = request.build_absolute_uri(reverse("accounts:email_confirm", args=[token]))
-                body = render_to_string(
-                    "accounts/email_change_email.txt",
-                    {"user": request.user, "link": link, "hours": _email_change_hours()},
-                )
-                send_mail(
-                    "Confirm your new address for Topiary Online",
-                    body,
-                    None,
-                    [form.cleaned_data["email"]],
-                )
+                _email_change_send(request.user, form.cleaned_data["email"], link)
                 messages.success(
                     request,
-                    f"We sent a link to {form.cleaned_data['email']}. Your address changes "
-                    "when you follow it.",
+                    _("We sent a link to %(address)s. Your address changes when you follow it.")
+                    % {"address": form.cleaned_data["email"]},
                 )
                 return redirect("accounts:settings")
     status = 400 if form.errors else 200
     return render(request, "accounts/email_change.html", {"form": form}, status=status)
 
 
-def _email_change_hours() -> int:
-    from django.conf import settings
-
-    return max(1, round(settings.EMAIL_CHANGE_TIMEOUT / 3600))
+def _email_change_send(user, address: str, link: str) -> None:
+    """The confirmation link, in the player's own language (their setting, else the page's)."""
+    hours = max(1, round(settings.EMAIL_CHANGE_TIMEOUT / 3600))
+    with translation.override(selectors.language_of(user=user) or translation.get_language()):
+        body = render_to_string(
+            "accounts/email_change_email.txt", {"user": user, "link": link, "hours": hours}
+        )
+        send_mail(_("Confirm your new address for Topiary Online"), body, None, [address])
 
 
 def email_confirm(request, token: str):
@@ -263,7 +332,7 @@ def two_factor(request):
                 for field, errors in error.message_dict.items():
                     form.add_error(field if field in form.fields else None, errors)
             else:
-                messages.success(request, "Two-factor sign-in is off.")
+                messages.success(request, _("Two-factor sign-in is off."))
                 return redirect("accounts:settings")
         status = 400 if form.errors else 200
         return render(
@@ -271,7 +340,7 @@ def two_factor(request):
         )
 
     form = TwoFactorCodeForm(request.POST or None)
-    form.fields["code"].help_text = "The 6 digits the app shows for Topiary Online now."
+    form.fields["code"].help_text = _("The 6 digits the app shows for Topiary Online now.")
     if request.method == "POST" and form.is_valid():
         try:
             codes = services.two_factor_confirm(user=user, code=form.cleaned_data["code"])
@@ -323,7 +392,7 @@ def account_close(request):
                 form.add_error(field if field in form.fields else None, errors)
         else:
             logout(request)
-            messages.info(request, "Your account is closed. Thank you for playing.")
+            messages.info(request, _("Your account is closed. Thank you for playing."))
             return redirect("home")
     status = 400 if form.errors else 200
     return render(request, "accounts/close.html", {"form": form}, status=status)

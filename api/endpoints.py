@@ -17,7 +17,9 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from ninja import NinjaAPI, Schema
 from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
@@ -61,8 +63,13 @@ STATUS_OF_CODE = {
 }
 
 
+#: Messages are for people, in the request's language (Accept-Language); codes are for
+#: programs and stay as they are.
+NEEDS_TOKEN = gettext_lazy("this endpoint needs a token: Bearer <secret>")
+
+
 class ApiError(Exception):
-    def __init__(self, code: str, message: str, status: int | None = None):
+    def __init__(self, code: str, message, status: int | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
@@ -86,7 +93,7 @@ class TokenAuth(HttpBearer):
     def authenticate(self, request, token):
         found = token_authenticate(token)
         if found is None:
-            raise ApiError("unauthorized", "this token is unknown or has been revoked", 401)
+            raise ApiError("unauthorized", _("this token is unknown or has been revoked"), 401)
         rate_check(token_id=found.pk, address=_address(request))
         return Caller(found)
 
@@ -117,8 +124,8 @@ api = NinjaAPI(
 )
 
 
-def _error(request, code: str, message: str, status: int) -> HttpResponse:
-    return api.create_response(request, {"code": code, "message": message}, status=status)
+def _error(request, code: str, message, status: int) -> HttpResponse:
+    return api.create_response(request, {"code": code, "message": str(message)}, status=status)
 
 
 @api.exception_handler(ApiError)
@@ -138,21 +145,27 @@ def _token_error(request, error: TokenError):
 
 @api.exception_handler(RateLimited)
 def _rate_limited(request, error: RateLimited):
-    response = _error(request, "rate_limited", str(error), 429)
+    if error.what == "token":
+        message = _("too many requests from this token: retry in %(seconds)s s")
+    else:
+        message = _("too many requests from this address: retry in %(seconds)s s")
+    response = _error(request, "rate_limited", message % {"seconds": error.retry_after}, 429)
     response["Retry-After"] = str(error.retry_after)
     return response
 
 
 @api.exception_handler(AuthenticationError)
 def _unauthorized(request, error):
-    return _error(request, "unauthorized", "this endpoint needs a token: Bearer <secret>", 401)
+    return _error(request, "unauthorized", NEEDS_TOKEN, 401)
 
 
 @api.exception_handler(NinjaValidationError)
 def _invalid(request, error: NinjaValidationError):
     first = error.errors[0] if error.errors else {}
     where = ".".join(str(part) for part in first.get("loc", ()))
-    return _error(request, "bad_request", f"{where}: {first.get('msg', 'invalid request')}", 400)
+    # Pydantic's own words say what is wrong with a field (in English).
+    problem = first.get("msg") or _("invalid request")
+    return _error(request, "bad_request", f"{where}: {problem}", 400)
 
 
 #: Codes for the errors django-ninja raises itself (a body that is not JSON, say).
@@ -169,7 +182,7 @@ def _http_error(request, error: HttpError):
 def _server_error(request, error: Exception):
     # Logged with its traceback for us; the caller gets a sentence, never the trace.
     logger.exception("API error on %s", request.path)
-    return _error(request, "server_error", "something went wrong on our side", 500)
+    return _error(request, "server_error", _("something went wrong on our side"), 500)
 
 
 @api.exception_handler(DjangoValidationError)
@@ -180,7 +193,7 @@ def _not_allowed(request, error: DjangoValidationError):
 
 @api.exception_handler(Http404)
 def _not_found(request, error):
-    return _error(request, "not_found", str(error) or "not found", 404)
+    return _error(request, "not_found", str(error) or _("not found"), 404)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -203,9 +216,11 @@ def _reader(request):
 def _require(request, scope: str):
     caller = _caller(request)
     if caller.token is None:
-        raise ApiError("unauthorized", "this endpoint needs a token: Bearer <secret>", 401)
+        raise ApiError("unauthorized", NEEDS_TOKEN, 401)
     if not caller.token.allows(scope):
-        raise ApiError("missing_scope", f"this token lacks the {scope!r} scope")
+        raise ApiError(
+            "missing_scope", _("this token lacks the %(scope)s scope") % {"scope": repr(str(scope))}
+        )
     return caller.user
 
 
@@ -213,27 +228,46 @@ def _player(request):
     """The user a playing request acts for: BOT accounts need ``bot:play``, people ``play``."""
     caller = _caller(request)
     if caller.token is None:
-        raise ApiError("unauthorized", "playing needs a token: Bearer <secret>", 401)
+        raise ApiError("unauthorized", _("playing needs a token: Bearer <secret>"), 401)
     return _require(request, Scope.BOT_PLAY if caller.user.is_bot else Scope.PLAY)
 
 
 def _user_named(username: str):
     user = get_user_model().objects.filter(username__iexact=username, is_active=True).first()
     if user is None:
-        raise ApiError("not_found", f"there is no player called {username!r}")
+        raise ApiError(
+            "not_found", _("there is no player called %(name)s") % {"name": repr(username)}
+        )
     return user
 
 
 def _kind_checked(kind: str) -> str:
     if kind not in RatingKind.values:
         raise ApiError(
-            "not_found", f"no rating kind {kind!r}: one of {', '.join(RatingKind.values)}"
+            "not_found",
+            _("no rating kind %(kind)s: one of %(kinds)s")
+            % {"kind": repr(kind), "kinds": ", ".join(RatingKind.values)},
         )
     return kind
 
 
 def _line(payload) -> bytes:
     return (json.dumps(payload, separators=(",", ":")) + "\n").encode()
+
+
+TOKEN_REVOKED = gettext_lazy("token revoked")
+GAME_GONE = gettext_lazy("the game is gone")
+
+
+def _stream_error(code: str, message, language: str) -> bytes:
+    """A stream's last line: its lines are written after the view has returned, so in the
+    language the request asked for, kept at the start."""
+    with translation.override(language):
+        return _line({"type": "error", "code": code, "message": str(message)})
+
+
+def _no_game(game_id: int) -> str:
+    return _("there is no game %(id)s") % {"id": game_id}
 
 
 def _ok() -> dict:
@@ -333,7 +367,7 @@ def _frame(game_id: int, user, kind: str = "state") -> dict:
     try:
         game, seats = game_selectors.game_with_seats(game_id)
     except Game.DoesNotExist:
-        raise ApiError("not_found", f"there is no game {game_id}") from None
+        raise ApiError("not_found", _no_game(game_id)) from None
     seat = game_selectors.seat_of(seats, user)
     return game_selectors.game_payload(game, seats, seat.index if seat else None, kind)
 
@@ -350,9 +384,9 @@ def game_export(request: HttpRequest, game_id: int):
     """A finished game's metadata, result and record (NOTATION.md); 409 while it runs."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise ApiError("not_found", f"there is no game {game_id}")
+        raise ApiError("not_found", _no_game(game_id))
     if game.status != Game.Status.FINISHED:
-        raise ApiError("not_finished", "the record of a game is public once it is over")
+        raise ApiError("not_finished", _("the record of a game is public once it is over"))
     return selectors.finished_game_json(game)
 
 
@@ -377,7 +411,7 @@ def _token_live(token_id: int | None) -> bool:
     )
 
 
-async def _game_lines(game_id: int, user, token_id: int | None):
+async def _game_lines(game_id: int, user, token_id: int | None, language: str):
     """NDJSON lines of one game for one viewer: a frame whenever the game changes, a blank
     keep-alive line when nothing does, an end once the game is over and scored."""
     poll = _released(selectors.game_fingerprint)
@@ -387,11 +421,11 @@ async def _game_lines(game_id: int, user, token_id: int | None):
     last, last_ply, quiet, since_seen = None, None, 0.0, SEEN_EVERY_S
     while True:
         if not await live(token_id):
-            yield _line({"type": "error", "code": "unauthorized", "message": "token revoked"})
+            yield _stream_error("unauthorized", TOKEN_REVOKED, language)
             return
         fingerprint = await poll(game_id)
         if fingerprint is None:
-            yield _line({"type": "error", "code": "not_found", "message": "the game is gone"})
+            yield _stream_error("not_found", GAME_GONE, language)
             return
         if user is not None and since_seen >= SEEN_EVERY_S:
             await seen(game_id=game_id, user=user)
@@ -418,15 +452,16 @@ def game_stream(request: HttpRequest, game_id: int):
     over and scored. A player (token with a reading scope) gets their seat's view with
     ``legal_steps``; anyone else the spectators' view."""
     if not Game.objects.filter(pk=game_id).exists():
-        raise ApiError("not_found", f"there is no game {game_id}")
+        raise ApiError("not_found", _no_game(game_id))
     caller = _caller(request)
     token_id = caller.token.pk if caller.token else None
     return StreamingHttpResponse(
-        _game_lines(game_id, _reader(request), token_id), content_type=NDJSON
+        _game_lines(game_id, _reader(request), token_id, translation.get_language()),
+        content_type=NDJSON,
     )
 
 
-async def _event_lines(user, token_id: int):
+async def _event_lines(user, token_id: int, language: str):
     """NDJSON lines of an account's events: challenges arriving, games starting and ending."""
     events_of = _released(selectors.account_events)
     ended = _released(selectors.game_ended)
@@ -437,7 +472,7 @@ async def _event_lines(user, token_id: int):
     yield b"\n"
     while True:
         if not await live(token_id):
-            yield _line({"type": "error", "code": "unauthorized", "message": "token revoked"})
+            yield _stream_error("unauthorized", TOKEN_REVOKED, language)
             return
         events = await events_of(user)
         lines = []
@@ -470,8 +505,9 @@ def event_stream(request: HttpRequest):
     already running are announced at once. Needs a token with a reading scope."""
     user = _reader(request)
     if user is None:
-        raise ApiError("missing_scope", "the event stream needs read, play or bot:play")
-    return StreamingHttpResponse(_event_lines(user, _caller(request).token.pk), content_type=NDJSON)
+        raise ApiError("missing_scope", _("the event stream needs read, play or bot:play"))
+    lines = _event_lines(user, _caller(request).token.pk, translation.get_language())
+    return StreamingHttpResponse(lines, content_type=NDJSON)
 
 
 # --------------------------------------------------------------------------- games: playing
@@ -514,7 +550,7 @@ def game_takeback(request: HttpRequest, game_id: int, body: TakebackIn):
     elif body.ply is not None:
         game_services.takeback_offer(game_id=game_id, user=user, ply=body.ply)
     else:
-        raise ApiError("bad_request", "send ply (to offer) or accept (to answer)")
+        raise ApiError("bad_request", _("send ply (to offer) or accept (to answer)"))
     return _ok()
 
 
@@ -607,7 +643,7 @@ class PuzzleSubmissionIn(Schema):
 
 def _puzzle_playable(date: datetime.date):
     if not puzzle_selectors.puzzle_date_playable(date, today=timezone.localdate()):
-        raise ApiError("not_found", f"no puzzle for {date.isoformat()}")
+        raise ApiError("not_found", _("no puzzle for %(date)s") % {"date": date.isoformat()})
     return puzzle_services.daily_puzzle_get_or_create(date=date)
 
 
@@ -677,7 +713,7 @@ def tournament(request: HttpRequest, tournament_id: int):
     """One tournament with its standings and its rounds' pairings and games."""
     found = Tournament.objects.select_related("created_by").filter(pk=tournament_id).first()
     if found is None:
-        raise ApiError("not_found", f"there is no tournament {tournament_id}")
+        raise ApiError("not_found", _("there is no tournament %(id)s") % {"id": tournament_id})
     standings = [
         {
             "rank": row.rank,

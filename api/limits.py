@@ -14,9 +14,12 @@ from django.core.cache import cache
 
 
 class RateLimited(Exception):
+    """Over the limit of ``what`` ("address" or "token"); the API words it for the caller."""
+
     def __init__(self, retry_after: int, what: str):
         super().__init__(f"too many requests from this {what}: retry in {retry_after} s")
         self.retry_after = retry_after
+        self.what = what
 
 
 def _count(key: str, window: int) -> int:

@@ -1,15 +1,16 @@
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 
 class Scope(models.TextChoices):
     """What a personal API token may do (docs/API.md lists the endpoints of each)."""
 
-    READ = "read", "Read your own data (your seat's view of your games, your account)"
-    PLAY = "play", "Play your games (moves, resign, challenges) as a human account"
-    BOT_PLAY = "bot:play", "Play as a BOT account (and upgrade an account to BOT)"
-    PUZZLE_WRITE = "puzzle:write", "Submit puzzle attempts"
-    TOURNAMENT_WRITE = "tournament:write", "Join and leave tournaments"
+    READ = "read", gettext_lazy("Read your own data (your seat's view of your games, your account)")
+    PLAY = "play", gettext_lazy("Play your games (moves, resign, challenges) as a human account")
+    BOT_PLAY = "bot:play", gettext_lazy("Play as a BOT account (and upgrade an account to BOT)")
+    PUZZLE_WRITE = "puzzle:write", gettext_lazy("Submit puzzle attempts")
+    TOURNAMENT_WRITE = "tournament:write", gettext_lazy("Join and leave tournaments")
 
 
 class ApiToken(models.Model):

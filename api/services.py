@@ -7,6 +7,7 @@ import secrets
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from api.models import ApiToken, Scope
@@ -35,12 +36,17 @@ def token_create(*, user, name: str, scopes: list[str]) -> tuple[ApiToken, str]:
     """A new token of ``user`` and its secret, which is returned here once and never stored."""
     name = (name or "").strip()
     if not name or len(name) > NAME_MAX_LENGTH:
-        raise TokenError("bad_request", f"name the token (1 to {NAME_MAX_LENGTH} characters)")
+        raise TokenError(
+            "bad_request",
+            _("name the token (1 to %(max)s characters)") % {"max": NAME_MAX_LENGTH},
+        )
     unknown = sorted(set(scopes) - set(Scope.values))
     if unknown:
-        raise TokenError("bad_request", f"unknown scopes: {', '.join(unknown)}")
+        raise TokenError(
+            "bad_request", _("unknown scopes: %(scopes)s") % {"scopes": ", ".join(unknown)}
+        )
     if not scopes:
-        raise TokenError("bad_request", "choose at least one scope")
+        raise TokenError("bad_request", _("choose at least one scope"))
     secret = SECRET_PREFIX + secrets.token_urlsafe(32)
     token = ApiToken.objects.create(
         user=user,
@@ -56,7 +62,7 @@ def token_revoke(*, user, token_id: int) -> ApiToken:
     """Revoke one of ``user``'s tokens: every request carrying it is refused from now on."""
     token = ApiToken.objects.filter(user=user, pk=token_id).first()
     if token is None:
-        raise TokenError("not_found", "you have no such token")
+        raise TokenError("not_found", _("you have no such token"))
     if token.revoked_at is None:
         token.revoked_at = timezone.now()
         token.save(update_fields=["revoked_at"])
@@ -88,9 +94,11 @@ def bot_account_upgrade(*, user) -> User:
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user.pk)
         if user.is_bot:
-            raise TokenError("already_bot", "this account is already a BOT account")
+            raise TokenError("already_bot", _("this account is already a BOT account"))
         if Seat.objects.filter(user=user).exists():
-            raise TokenError("has_games", "only an account that has played no games can be a BOT")
+            raise TokenError(
+                "has_games", _("only an account that has played no games can be a BOT")
+            )
         user.is_bot = True
         user.bot_level = User.OUTSIDE_BOT_LEVEL
         user.save(update_fields=["is_bot", "bot_level"])

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from api import selectors, services
@@ -47,7 +48,10 @@ def tokens_page(request: HttpRequest) -> HttpResponse:
 def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     try:
         token = services.token_revoke(user=request.user, token_id=token_id)
-        messages.success(request, f"Token {token.name!r} revoked: it no longer works.")
+        messages.success(
+            request,
+            _("Token %(name)s revoked: it no longer works.") % {"name": repr(token.name)},
+        )
     except services.TokenError as refusal:
         messages.error(request, refusal.message)
     return redirect("tokens:tokens")

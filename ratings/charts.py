@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.dateformat import format as date_format
+from django.utils.translation import pgettext
+
 from ratings.models import RatingChange
 
 WIDTH = 320
@@ -57,6 +60,8 @@ def rating_chart(changes: list[RatingChange]) -> Chart | None:
         return round(plot_bottom - (value - low) / span * (plot_bottom - PAD), 1)
 
     points = " ".join(f"{round(LEFT + i * step, 1)},{y(v)}" for i, v in enumerate(values))
+    # Translators: a date as PHP's date() writes it, with the month's short name: 20 Nov 2026.
+    day = pgettext("date format", "j M Y")
     return Chart(
         points=points,
         low=round(low),
@@ -66,7 +71,7 @@ def rating_chart(changes: list[RatingChange]) -> Chart | None:
         first=round(values[0]),
         last=round(values[-1]),
         count=len(changes),
-        first_date=f"{changes[0].created:%-d %b %Y}",
-        last_date=f"{changes[-1].created:%-d %b %Y}",
+        first_date=date_format(changes[0].created, day),
+        last_date=date_format(changes[-1].created, day),
         low_label=round(low) != round(high) and y(low) - y(high) >= LABEL_GAP,
     )

@@ -1,5 +1,6 @@
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 from engine.games import GAMES
 from ratings import elo
@@ -11,7 +12,7 @@ RatingKind = models.TextChoices(
     "RatingKind",
     [
         *((game.name.upper(), (game.name, game.title)) for game in GAMES),
-        ("PUZZLE", ("puzzle", "Puzzles")),
+        ("PUZZLE", ("puzzle", gettext_lazy("Puzzles"))),
     ],
 )
 

@@ -7,19 +7,22 @@ from django import template
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
 
 register = template.Library()
 
-BOT_MARK = '<span class="badge badge-bot" title="Computer player">BOT</span>'
+
+def _bot_mark() -> SafeString:
+    return format_html('<span class="badge badge-bot" title="{}">BOT</span>', _("Computer player"))
 
 
 @register.filter
 def player_name(user) -> SafeString:
     """The username with the BOT mark for bots, without a link (for use inside other links)."""
     if user is None:
-        return format_html('<span class="muted">{}</span>', "nobody")
+        return format_html('<span class="muted">{}</span>', _("nobody"))
     if user.is_bot:
-        return format_html('<span class="player">{}</span> {}', user.username, SafeString(BOT_MARK))
+        return format_html('<span class="player">{}</span> {}', user.username, _bot_mark())
     return format_html('<span class="player">{}</span>', user.username)
 
 
@@ -31,5 +34,5 @@ def player_link(user) -> SafeString:
     href = reverse("accounts:profile", args=[user.username])
     link = format_html('<a class="player" href="{}">{}</a>', href, user.username)
     if user.is_bot:
-        return format_html("{} {}", link, SafeString(BOT_MARK))
+        return format_html("{} {}", link, _bot_mark())
     return link

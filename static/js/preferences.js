@@ -1,11 +1,13 @@
 // Preferences on every page (docs/ARCHITECTURE.md, "Accounts"): a classic script in
 // <head>, so the theme is set before the first paint. Signed-in players' preferences
 // come from the server (the attributes base.html renders); signed-out visitors keep
-// theirs in localStorage "topiary-prefs", applied here to the same attributes.
+// theirs in localStorage "topiary-prefs", applied here to the same attributes. The
+// language is not among them: the server renders every page in it (<html lang> too),
+// from the player's setting, else the django_language cookie, else the browser's.
 (function () {
   "use strict";
   var KEY = "topiary-prefs";
-  var DEFAULTS = { sound: true, confirm_moves: true, theme: "auto", language: "" };
+  var DEFAULTS = { sound: true, confirm_moves: true, theme: "auto" };
   var THEMES = ["auto", "light", "dark"];
   var script = document.currentScript;
   var signedIn = !!(script && script.dataset.signedIn === "1");
@@ -44,13 +46,12 @@
 
   function apply(prefs) {
     applyTheme(prefs.theme);
-    if (typeof prefs.language === "string" && prefs.language) {
-      document.documentElement.lang = prefs.language;
-    }
     applyBody(prefs);
   }
 
-  // The settings form, for visitors: fill it from the browser and save there.
+  // The settings form, for visitors: fill it from the browser and save there. A new
+  // language goes to the server with the form, which keeps it in the cookie and answers
+  // with the page in that language.
   function wireForm() {
     var form = document.querySelector("form[data-prefs-form]");
     if (!form || signedIn) return;
@@ -61,8 +62,9 @@
       if (field.type === "checkbox") field.checked = !!prefs[name];
       else field.value = prefs[name];
     });
+    var language = form.elements.language;
+    var languageShown = language ? language.value : "";
     form.addEventListener("submit", function (event) {
-      event.preventDefault();
       var changes = {};
       Object.keys(DEFAULTS).forEach(function (name) {
         var field = form.elements[name];
@@ -70,8 +72,10 @@
         changes[name] = field.type === "checkbox" ? field.checked : field.value;
       });
       apply(store(changes));
+      if (language && language.value !== languageShown) return;
+      event.preventDefault();
       var status = form.querySelector("[data-prefs-status]");
-      if (status) status.textContent = "Saved in this browser.";
+      if (status) status.textContent = gettext("Saved in this browser.");
     });
   }
 

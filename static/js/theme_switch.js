@@ -22,14 +22,19 @@ function store(theme) {
   }
 }
 
+// JSON saves only the theme; a form post would save the whole settings form, clearing
+// the sound, confirmation and language the footer knows nothing of.
 function save(theme) {
   if (document.body.dataset.signedIn !== "1") return;
   const token = document.querySelector("input[name=csrfmiddlewaretoken]")?.value;
-  const body = new URLSearchParams({ theme });
   fetch("/account/settings/", {
     method: "POST",
-    headers: { "X-CSRFToken": token || "", Accept: "application/json" },
-    body,
+    headers: {
+      "X-CSRFToken": token || "",
+      Accept: "application/json",
+      "Content-Type": "application/json",
+    },
+    body: JSON.stringify({ theme }),
     credentials: "same-origin",
   }).catch(() => {});
 }

@@ -177,3 +177,51 @@ def test_two_factor_from_the_settings_page_to_closing_the_account(page, web):
     assert not carol.is_active and carol.email == ""
     page.goto(f"{web}/@/carol/")
     expect(page.get_by_text("Account closed")).to_be_visible()
+
+
+def test_a_visitors_language_choice_holds_across_pages(page, web):
+    page.goto(f"{web}/account/settings/")
+    html = page.locator("html")
+    expect(html).to_have_attribute("lang", "en")
+    page.locator("#id_theme").select_option("dark")
+    page.locator("#id_language").select_option("de")
+    page.locator("[data-prefs-form] button[type=submit]").click()
+    # The server keeps the language in the cookie and answers in it; the theme stays
+    # with the browser, stored before the form went.
+    expect(html).to_have_attribute("lang", "de")
+    expect(html).to_have_attribute("data-theme", "dark")
+    expect(page.locator("#id_language")).to_have_value("de")
+    page.goto(f"{web}/leaderboards/")
+    expect(html).to_have_attribute("lang", "de")
+    stored = page.evaluate("JSON.parse(localStorage.getItem('topiary-prefs'))")
+    assert stored["theme"] == "dark" and "language" not in stored
+
+    page.goto(f"{web}/account/settings/")
+    page.locator("#id_language").select_option("")
+    page.locator("[data-prefs-form] button[type=submit]").click()
+    expect(html).to_have_attribute("lang", "en")
+    page.goto(f"{web}/")
+    expect(html).to_have_attribute("lang", "en")
+
+
+def test_a_players_language_survives_the_footers_theme_switch(browser, web):
+    user = User.objects.create_user("erin", "erin@example.com", PASSWORD)
+    context, page = signed_in(browser, web, user)
+    try:
+        page.goto(f"{web}/account/settings/")
+        html = page.locator("html")
+        page.locator("#id_language").select_option("de")
+        page.locator("[data-prefs-form] button[type=submit]").click()
+        expect(html).to_have_attribute("lang", "de")
+        assert Preferences.objects.get(user=user).language == "de"
+
+        # The footer saves the theme alone: the language (and the rest) stay as saved.
+        with page.expect_response(lambda response: "/account/settings/" in response.url):
+            page.locator("#theme-choice").select_option("dark")
+        prefs = Preferences.objects.get(user=user)
+        assert (prefs.theme, prefs.language, prefs.sound) == ("dark", "de", True)
+        page.goto(f"{web}/")
+        expect(html).to_have_attribute("lang", "de")
+        expect(html).to_have_attribute("data-theme", "dark")
+    finally:
+        context.close()
