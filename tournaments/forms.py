@@ -6,7 +6,7 @@ from decimal import Decimal
 from django import forms
 from django.utils import timezone
 from django.utils.functional import lazy
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from engine.games import all_games
@@ -34,8 +34,10 @@ def _game_choices() -> list[tuple[str, str]]:
 
 class TournamentForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=80)
-    kind = forms.ChoiceField(label=_("Game"), choices=_game_choices)
-    format = forms.ChoiceField(label=_("Format"), choices=format_choices())
+    kind = forms.ChoiceField(label=pgettext_lazy("tournament", "Game"), choices=_game_choices)
+    format = forms.ChoiceField(
+        label=pgettext_lazy("tournament", "Format"), choices=format_choices()
+    )
     table_size = forms.TypedChoiceField(
         label=_("Players per game"),
         choices=[(2, "2"), (3, "3"), (4, "4")],
