@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Analysis(models.Model):
@@ -14,10 +15,10 @@ class Analysis(models.Model):
     """
 
     class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
 
     game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="analysis")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
@@ -34,7 +35,8 @@ class Analysis(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        verbose_name_plural = "analyses"
+        verbose_name = _("analysis")
+        verbose_name_plural = _("analyses")
 
     def __str__(self) -> str:
         return f"analysis of game {self.game_id} ({self.status})"

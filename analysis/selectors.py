@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from analysis.models import Analysis
 from games.history_selectors import finished_game
 
@@ -30,5 +32,5 @@ def analysis_state(*, game_id: int, user) -> dict | None:
         state["turns"] = analysis.result["turns"]
         state["players"] = analysis.result["players"]
     if analysis.status == Analysis.Status.FAILED:
-        state["error"] = "The analysis failed. Ask again to retry."
+        state["error"] = _("The analysis failed. Ask again to retry.")
     return state

@@ -14,6 +14,7 @@ from datetime import timedelta
 from celery import current_app as current_celery_app
 from django.db import DatabaseError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from analysis.models import Analysis
 from engine import analysis as engine_analysis
@@ -37,11 +38,11 @@ def analysis_request(*, game_id: int, user) -> Analysis:
     that is not finished (the same answer as for no game at all).
     """
     if user is None or not user.is_authenticated:
-        raise Refused("sign_in", "Sign in to request an analysis.")
+        raise Refused("sign_in", _("Sign in to request an analysis."))
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None or game.status != Game.Status.FINISHED:
-            raise Refused("not_found", "No finished game with this number.")
+            raise Refused("not_found", _("No finished game with this number."))
         analysis, created = Analysis.objects.get_or_create(
             game=game, defaults={"requested_by": user}
         )

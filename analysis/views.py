@@ -2,6 +2,7 @@
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from analysis import selectors, services
@@ -9,7 +10,10 @@ from games.services import Refused
 
 #: HTTP status of each refusal.
 REFUSAL_STATUS = {"sign_in": 403, "not_found": 404}
-NOT_FOUND = {"error": "No finished game with this number.", "code": "not_found"}
+
+
+def _not_found() -> dict:
+    return {"error": _("No finished game with this number."), "code": "not_found"}
 
 
 def _wants_json(request: HttpRequest) -> bool:
@@ -21,7 +25,7 @@ def analysis_state(request: HttpRequest, game_id: int) -> JsonResponse:
     """The game's analysis: its status and progress, and every turn once done."""
     state = selectors.analysis_state(game_id=game_id, user=request.user)
     if state is None:
-        return JsonResponse(NOT_FOUND, status=404)
+        return JsonResponse(_not_found(), status=404)
     return JsonResponse(state)
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django.contrib import admin, messages
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from chat import services
 from chat.models import Message, Mute, Report, Silence
@@ -12,12 +14,25 @@ def _silence(modeladmin, request, users, hours: int) -> None:
     authors = {user.pk: user for user in users}
     for user in authors.values():
         services.chat_silence(user=user, hours=hours, by=request.user, reason="admin action")
-    modeladmin.message_user(request, f"Silenced {len(authors)} user(s) for {hours} h.")
+    modeladmin.message_user(
+        request,
+        ngettext(
+            "Silenced %(count)s user for %(hours)s h.",
+            "Silenced %(count)s users for %(hours)s h.",
+            len(authors),
+        )
+        % {"count": len(authors), "hours": hours},
+    )
 
 
 def _remove(modeladmin, request, message_ids) -> None:
     removed = services.chat_messages_remove(message_ids=list(message_ids), by=request.user)
-    modeladmin.message_user(request, f"Removed {removed} message(s).", messages.SUCCESS)
+    modeladmin.message_user(
+        request,
+        ngettext("Removed %(count)s message.", "Removed %(count)s messages.", removed)
+        % {"count": removed},
+        messages.SUCCESS,
+    )
 
 
 @admin.register(Message)
@@ -28,15 +43,15 @@ class MessageAdmin(admin.ModelAdmin):
     raw_id_fields = ("author",)
     actions = ["remove_messages", "silence_authors_hour", "silence_authors_day"]
 
-    @admin.action(description="Remove the selected messages (shown to nobody)")
+    @admin.action(description=_("Remove the selected messages (shown to nobody)"))
     def remove_messages(self, request, queryset):
         _remove(self, request, queryset.values_list("pk", flat=True))
 
-    @admin.action(description="Silence their authors for 1 hour")
+    @admin.action(description=_("Silence their authors for 1 hour"))
     def silence_authors_hour(self, request, queryset):
         _silence(self, request, [m.author for m in queryset.select_related("author")], 1)
 
-    @admin.action(description="Silence their authors for 24 hours")
+    @admin.action(description=_("Silence their authors for 24 hours"))
     def silence_authors_day(self, request, queryset):
         _silence(self, request, [m.author for m in queryset.select_related("author")], 24)
 
@@ -56,27 +71,27 @@ class ReportAdmin(admin.ModelAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("message__author", "reporter")
 
-    @admin.display(description="author")
+    @admin.display(description=_("author"))
     def author(self, report):
         return report.message.author
 
-    @admin.display(description="message")
+    @admin.display(description=_("message"))
     def text(self, report):
         return report.message.text
 
-    @admin.action(description="Remove the reported messages")
+    @admin.action(description=_("Remove the reported messages"))
     def remove_reported(self, request, queryset):
         _remove(self, request, queryset.values_list("message_id", flat=True))
 
-    @admin.action(description="Silence the reported authors for 1 hour")
+    @admin.action(description=_("Silence the reported authors for 1 hour"))
     def silence_authors_hour(self, request, queryset):
         _silence(self, request, [r.message.author for r in queryset], 1)
 
-    @admin.action(description="Silence the reported authors for 24 hours")
+    @admin.action(description=_("Silence the reported authors for 24 hours"))
     def silence_authors_day(self, request, queryset):
         _silence(self, request, [r.message.author for r in queryset], 24)
 
-    @admin.action(description="Mark as reviewed (no action)")
+    @admin.action(description=_("Mark as reviewed (no action)"))
     def mark_resolved(self, request, queryset):
         queryset.update(resolved=True)
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 
 @dataclass(frozen=True)
 class Room:
@@ -21,7 +23,7 @@ class Room:
     key: str
     #: The place's name for it, sent in frames: "players", "spectators", "lobby", "tournament".
     name: str
-    #: Shown on the page: "Players", "Spectators"...
+    #: Shown on the page: "Players", "Spectators"... (translated when the room is listed).
     title: str
     #: Channel-layer groups whose sockets read it live.
     groups: tuple[str, ...]
@@ -50,9 +52,9 @@ def rooms_for(kind: str, place_id: int | None, user) -> list[Room]:
 
 
 def write_closed(user) -> str:
-    """Why ``user`` may write in no room at all, or ""."""
+    """Why ``user`` may write in no room at all, or "" (in the active language)."""
     if user is None or not user.is_authenticated:
-        return "Sign in to chat."
+        return _("Sign in to chat.")
     if user.is_bot:
-        return "Bots do not chat."
+        return _("Bots do not chat.")
     return ""

@@ -1,7 +1,8 @@
 """Writes of chat: post, mute, report, and the moderators' remove and silence.
 
-Every refusal is a ``ChatRefused`` with a code and a reason a person can read; the
-socket sends it as a ``refused`` frame (docs/PROTOCOL.md, "Chat").
+Every refusal is a ``ChatRefused`` with a code and a reason a person can read, in the
+language active when it is made (the socket's); the socket sends it as a ``refused``
+frame (docs/PROTOCOL.md, "Chat").
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from chat import rooms as chat_rooms
 from chat.models import Message, Mute, Report, Silence
@@ -52,21 +55,26 @@ def _push(groups: tuple[str, ...], event: dict) -> None:
 def _room_named(kind: str, place_id: int | None, user, name) -> chat_rooms.Room:
     room = next((r for r in chat_rooms.rooms_for(kind, place_id, user) if r.name == name), None)
     if room is None:
-        raise ChatRefused("no_room", "There is no such chat room here for you.")
+        raise ChatRefused("no_room", _("There is no such chat room here for you."))
     return room
 
 
 def _clean(text) -> str:
     if not isinstance(text, str):
-        raise ChatRefused("bad_request", "A message is a text.")
+        raise ChatRefused("bad_request", _("A message is a text."))
     text = _CONTROL.sub(" ", text).strip()
     if not text:
-        raise ChatRefused("empty", "Write something first.")
+        raise ChatRefused("empty", _("Write something first."))
     cap = settings.CHAT_MAX_LENGTH
     if len(text) > cap:
         raise ChatRefused(
             "too_long",
-            f"Too long: a message is at most {cap} characters (this one has {len(text)}).",
+            ngettext(
+                "Too long: a message is at most %(most)s character (this one has %(count)s).",
+                "Too long: a message is at most %(most)s characters (this one has %(count)s).",
+                cap,
+            )
+            % {"most": cap, "count": len(text)},
         )
     return text
 
@@ -97,7 +105,9 @@ def chat_post(*, user, kind: str, place_id: int | None, room: str, text) -> Mess
         until = _silenced_until(user)
         if until is not None:
             raise ChatRefused(
-                "silenced", f"A moderator silenced you until {until:%Y-%m-%d %H:%M} UTC."
+                "silenced",
+                _("A moderator silenced you until %(until)s UTC.")
+                % {"until": f"{until:%Y-%m-%d %H:%M}"},
             )
         window = timedelta(seconds=settings.CHAT_USER_WINDOW)
         if (
@@ -106,15 +116,23 @@ def chat_post(*, user, kind: str, place_id: int | None, room: str, text) -> Mess
         ):
             raise ChatRefused(
                 "too_fast",
-                f"You are sending messages too fast: at most {settings.CHAT_USER_LIMIT} "
-                f"in {settings.CHAT_USER_WINDOW} seconds. Wait a moment.",
+                ngettext(
+                    "You are sending messages too fast: at most %(most)s in %(seconds)s second."
+                    " Wait a moment.",
+                    "You are sending messages too fast: at most %(most)s in %(seconds)s seconds."
+                    " Wait a moment.",
+                    settings.CHAT_USER_WINDOW,
+                )
+                % {"most": settings.CHAT_USER_LIMIT, "seconds": settings.CHAT_USER_WINDOW},
             )
         window = timedelta(seconds=settings.CHAT_ROOM_WINDOW)
         if (
             Message.objects.filter(room=target.key, created_at__gt=now - window).count()
             >= settings.CHAT_ROOM_LIMIT
         ):
-            raise ChatRefused("room_busy", "This room is busy: wait a few seconds and try again.")
+            raise ChatRefused(
+                "room_busy", _("This room is busy: wait a few seconds and try again.")
+            )
         message = Message.objects.create(room=target.key, author=user, text=text, created_at=now)
     frame = {"type": "chat", "room": target.name, "message": message_data(message)}
     _push(target.groups, {"type": "chat.frame", "frame": frame, "author": user.pk})
@@ -124,17 +142,17 @@ def chat_post(*, user, kind: str, place_id: int | None, room: str, text) -> Mess
 def _user_named(username) -> object:
     found = get_user_model().objects.filter(username__iexact=str(username)).first()
     if found is None:
-        raise ChatRefused("no_user", "There is no such player.")
+        raise ChatRefused("no_user", _("There is no such player."))
     return found
 
 
 def chat_mute(*, user, username, muted: bool = True) -> list[str]:
     """Mute (or unmute) a player for ``user``; the usernames they mute now."""
     if user is None or not user.is_authenticated:
-        raise ChatRefused("signed_out", "Sign in to mute players.")
+        raise ChatRefused("signed_out", _("Sign in to mute players."))
     other = _user_named(username)
     if other.pk == user.pk:
-        raise ChatRefused("bad_request", "You cannot mute yourself.")
+        raise ChatRefused("bad_request", _("You cannot mute yourself."))
     if muted:
         Mute.objects.get_or_create(user=user, muted=other)
     else:
@@ -145,7 +163,7 @@ def chat_mute(*, user, username, muted: bool = True) -> list[str]:
 def chat_report(*, user, kind: str, place_id: int | None, message_id, reason: str = "") -> Report:
     """Report a message ``user`` can read at this place to the moderators (once each)."""
     if user is None or not user.is_authenticated:
-        raise ChatRefused("signed_out", "Sign in to report a message.")
+        raise ChatRefused("signed_out", _("Sign in to report a message."))
     keys = {room.key for room in chat_rooms.rooms_for(kind, place_id, user)}
     message = Message.objects.filter(
         pk=message_id if isinstance(message_id, int) else None,
@@ -153,10 +171,10 @@ def chat_report(*, user, kind: str, place_id: int | None, message_id, reason: st
         removed_at__isnull=True,
     ).first()
     if message is None:
-        raise ChatRefused("no_message", "There is no such message here.")
+        raise ChatRefused("no_message", _("There is no such message here."))
     if message.author_id == user.pk:
-        raise ChatRefused("bad_request", "You cannot report your own message.")
-    report, _ = Report.objects.get_or_create(
+        raise ChatRefused("bad_request", _("You cannot report your own message."))
+    report, _created = Report.objects.get_or_create(
         message=message, reporter=user, defaults={"reason": str(reason or "")[:200]}
     )
     return report

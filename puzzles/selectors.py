@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from django.db.models import F, Window
 from django.db.models.functions import Rank
+from django.utils.translation import gettext as _
 
 from engine import puzzles as engine_puzzles
 from engine import topiary
@@ -122,11 +123,11 @@ def archive_entries(dates: list[datetime.date], *, user) -> list[ArchiveEntry]:
 def best_result(attempts: list[PuzzleAttempt]) -> str:
     """A user's best result at one puzzle in a few words ("" if never tried)."""
     if any(a.solved for a in attempts):
-        return "Solved"
+        return _("Solved")
     scores = [a.score for a in attempts if a.score is not None]
     if scores:
         return f"{max(scores)} / {attempts[0].puzzle.optimum}"
-    return "Gave up" if attempts else ""
+    return _("Gave up") if attempts else ""
 
 
 def _alive_streaks(today: datetime.date):
@@ -151,7 +152,7 @@ def streak_leaders(*, today: datetime.date) -> list[PuzzleStreak]:
 
 def streak_rank(*, user, today: datetime.date) -> int | None:
     """Where a user's current streak stands on the streak board, or None without one."""
-    current, _ = streak_of(user, today=today)
+    current, _best = streak_of(user, today=today)
     if not current:
         return None
     return _alive_streaks(today).filter(current__gt=current).count() + 1

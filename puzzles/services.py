@@ -18,6 +18,8 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from engine import puzzles as engine_puzzles
 from engine.errors import EngineError
@@ -76,7 +78,9 @@ def daily_puzzle_get_or_create(*, date: datetime.date) -> DailyPuzzle:
         existing = DailyPuzzle.objects.filter(date=date).first()
         if existing is not None:
             return existing
-        puzzle, _ = DailyPuzzle.objects.get_or_create(date=date, defaults=_stored_fields(date))
+        puzzle, _created = DailyPuzzle.objects.get_or_create(
+            date=date, defaults=_stored_fields(date)
+        )
     return puzzle
 
 
@@ -111,24 +115,42 @@ def checked_moves(puzzle: DailyPuzzle, submission: Any, *, complete: bool) -> li
     up to K (a position on the way). SubmissionRefused says what is wrong.
     """
     if not isinstance(submission, dict):
-        raise SubmissionRefused('expected a JSON object {"seat": ..., "moves": [...]}')
+        raise SubmissionRefused(_('Expected a JSON object {"seat": ..., "moves": [...]}.'))
     unknown = sorted(set(submission) - {"seat", "moves"})
     if unknown:
-        raise SubmissionRefused(f"unknown field {unknown[0]!r}")
+        raise SubmissionRefused(_("Unknown field %(field)s.") % {"field": repr(unknown[0])})
     seat = submission.get("seat")
     if type(seat) is not int:
-        raise SubmissionRefused(f"seat: expected the solver's seat number, got {seat!r}")
+        raise SubmissionRefused(
+            _("Seat: expected the solver's seat number, got %(seat)s.") % {"seat": repr(seat)}
+        )
     if seat != puzzle.seat:
-        raise SubmissionRefused(f"seat: this puzzle is played by seat {puzzle.seat}, not {seat}")
+        raise SubmissionRefused(
+            _("Seat: this puzzle is played by seat %(solver)s, not %(seat)s.")
+            % {"solver": puzzle.seat, "seat": seat}
+        )
     moves = submission.get("moves")
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-        raise SubmissionRefused('moves: expected a list of moves in notation, e.g. "c5:S c4=*"')
+        raise SubmissionRefused(_('Moves: expected a list of moves in notation, e.g. "c5:S c4=*".'))
     if complete and len(moves) != puzzle.k:
         raise SubmissionRefused(
-            f"moves: this puzzle takes exactly {puzzle.k} moves, got {len(moves)}"
+            ngettext(
+                "Moves: this puzzle takes exactly %(k)s move, got %(count)s.",
+                "Moves: this puzzle takes exactly %(k)s moves, got %(count)s.",
+                puzzle.k,
+            )
+            % {"k": puzzle.k, "count": len(moves)}
         )
     if len(moves) > puzzle.k:
-        raise SubmissionRefused(f"moves: only {puzzle.k} visitors are left, got {len(moves)} moves")
+        # More moves than visitors left: at least two, so "moves" is always plural.
+        raise SubmissionRefused(
+            ngettext(
+                "Moves: only %(k)s visitor is left, got %(count)s moves.",
+                "Moves: only %(k)s visitors are left, got %(count)s moves.",
+                puzzle.k,
+            )
+            % {"k": puzzle.k, "count": len(moves)}
+        )
     return moves
 
 
@@ -200,7 +222,7 @@ def _rate_if_first(attempt: PuzzleAttempt, *, first: bool) -> None:
     )
     # The puzzle is a player too: it wins when the solver falls short.
     puzzle_rank, solver_rank = (2, 1) if attempt.solved else (1, 2)
-    puzzle_side, _ = elo.rate_game(
+    puzzle_side, _solver_side = elo.rate_game(
         [
             elo.Entrant(rating=puzzle.rating, games=puzzle.rated_attempts, rank=puzzle_rank),
             elo.Entrant(rating=change.before, games=0, rank=solver_rank),

@@ -23,6 +23,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from engine.topiary import TYPE_NAMES
@@ -93,7 +94,9 @@ def _json_body(request: HttpRequest):
     try:
         return json.loads(request.body.decode())
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise services.SubmissionRefused(f"the request body is not JSON: {error}") from error
+        raise services.SubmissionRefused(
+            _("The request body is not JSON: %(error)s") % {"error": error}
+        ) from error
 
 
 def _refused(error: services.SubmissionRefused) -> JsonResponse:
@@ -140,9 +143,9 @@ def puzzle_give_up(request: HttpRequest, date: datetime.date) -> JsonResponse:
 
 def _verdict_json(verdict: services.Verdict, user) -> dict:
     if verdict.solved:
-        result = "Solved"
+        result = _("Solved")
     elif verdict.score is None:
-        result = "Gave up"
+        result = _("Gave up")
     else:
         result = f"{verdict.score} / {verdict.optimum}"
     data = {

@@ -3,6 +3,8 @@ every signed-in person may write in it."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from chat.rooms import Room, place, write_closed
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_group
@@ -16,7 +18,7 @@ def tournament_rooms(tournament_id, user) -> list[Room]:
         Room(
             f"tournament-{tournament_id}",
             "tournament",
-            "Tournament",
+            _("Tournament"),
             (tournament_group(tournament_id),),
             write_closed(user),
         )

@@ -17,6 +17,9 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
 from tournaments import pairing as rules
 from tournaments import standings as tables
 
@@ -65,15 +68,22 @@ History = Callable[[int], Sequence[str]]
 def points_table(value: Any, size: int) -> list[float]:
     """A validated points-per-place list for tables of ``size`` (``ValueError`` says why not)."""
     if not isinstance(value, list | tuple) or len(value) != size:
-        raise ValueError(f"give {size} numbers, one per place, for tables of {size}")
+        raise ValueError(
+            ngettext(
+                "give %(size)s number, one per place, for tables of %(size)s",
+                "give %(size)s numbers, one per place, for tables of %(size)s",
+                size,
+            )
+            % {"size": size}
+        )
     try:
         points = [float(p) for p in value]
     except (TypeError, ValueError):
-        raise ValueError("points per place must be numbers") from None
+        raise ValueError(_("points per place must be numbers")) from None
     if any(p < 0 or p > 100 for p in points):
-        raise ValueError("points per place must be between 0 and 100")
+        raise ValueError(_("points per place must be between 0 and 100"))
     if any(a < b for a, b in pairwise(points)):
-        raise ValueError("a better place cannot score fewer points than a worse one")
+        raise ValueError(_("a better place cannot score fewer points than a worse one"))
     return points
 
 
@@ -86,6 +96,7 @@ class TournamentFormat:
 
     #: Stored in ``Tournament.format``; never change it once events use it.
     name: str = ""
+    #: The format's name for people, translated where it is shown.
     label: str = ""
     #: Games are played in numbered rounds; False: they start whenever players are free.
     has_rounds: bool = True
@@ -100,7 +111,8 @@ class TournamentFormat:
     #: Players per game the format allows.
     table_sizes: tuple[int, ...] = (2,)
     most_players: int = MAX_PLAYERS
-    #: The standings' tie-break columns, in the order they apply.
+    #: The standings' tie-break columns, in the order they apply (names of people and
+    #: systems stay as they are; descriptions are translated).
     tiebreak_names: tuple[str, ...] = ("Buchholz", "Sonneborn-Berger")
     #: Why a number of rounds is refused, for formats that do not take one.
     rounds_refused: str = ""
@@ -125,18 +137,30 @@ class TournamentFormat:
         rounds, minutes = settings["rounds"], settings["duration_minutes"]
         if self.chooses_rounds:
             if rounds is None or not 1 <= rounds <= MAX_ROUNDS:
-                errors["rounds"] = f"Choose between 1 and {MAX_ROUNDS} rounds."
+                errors["rounds"] = ngettext(
+                    "Choose between 1 and %(most)s round.",
+                    "Choose between 1 and %(most)s rounds.",
+                    MAX_ROUNDS,
+                ) % {"most": MAX_ROUNDS}
         elif rounds is not None:
-            errors["rounds"] = self.rounds_refused
+            errors["rounds"] = str(self.rounds_refused)
         if self.timed:
             low, high = ARENA_MINUTES
             if minutes is None or not low <= minutes <= high:
-                errors["duration_minutes"] = f"An arena lasts {low} to {high} minutes."
+                errors["duration_minutes"] = ngettext(
+                    "An arena lasts %(low)s to %(high)s minute.",
+                    "An arena lasts %(low)s to %(high)s minutes.",
+                    high,
+                ) % {"low": low, "high": high}
         elif minutes is not None:
-            errors["duration_minutes"] = "Only an arena has a duration."
+            errors["duration_minutes"] = _("Only an arena has a duration.")
         fewest, most = self.min_players(settings["table_size"]), self.most_players
         if settings["max_players"] is None or not fewest <= settings["max_players"] <= most:
-            errors["max_players"] = f"Allow between {fewest} and {most} players."
+            errors["max_players"] = ngettext(
+                "Allow between %(fewest)s and %(most)s player.",
+                "Allow between %(fewest)s and %(most)s players.",
+                most,
+            ) % {"fewest": fewest, "most": most}
         place_points: dict[str, list[float]] = {}
         if self.sets_place_points:
             try:
@@ -146,7 +170,7 @@ class TournamentFormat:
             except ValueError as error:
                 errors["place_points"] = str(error)
         elif settings["place_points"]:
-            errors["place_points"] = "Points per place are for Swiss tables only."
+            errors["place_points"] = _("Points per place are for Swiss tables only.")
         return errors, place_points
 
     def place_points_for(self, table_size: int, given: Mapping[str, Any]) -> dict:
@@ -157,12 +181,12 @@ class TournamentFormat:
 
     def title(self, tournament) -> str:
         """The format as the event's page names it."""
-        return self.label
+        return str(self.label)
 
     def length(self, tournament) -> str:
         """How long the event runs, in words."""
         count = tournament.rounds
-        return f"{count} round{'' if count == 1 else 's'}"
+        return ngettext("%(count)s round", "%(count)s rounds", count) % {"count": count}
 
     # Running an event -------------------------------------------------------
 
@@ -218,7 +242,7 @@ class Swiss(TournamentFormat):
     """2-player games, each round paired from the standings; a bye is worth a win."""
 
     name = "swiss"
-    label = "Swiss"
+    label = gettext_lazy("Swiss")
     chooses_rounds = True
 
 
@@ -226,11 +250,11 @@ class SwissTables(TournamentFormat):
     """Swiss of multi-player tables: places score points, table-mates break ties."""
 
     name = "swiss_tables"
-    label = "Swiss tables"
+    label = gettext_lazy("Swiss tables")
     chooses_rounds = True
     sets_place_points = True
     table_sizes = (3, 4)
-    tiebreak_names = ("Table-mates' points",)
+    tiebreak_names = (gettext_lazy("Table-mates' points"),)
 
     def min_players(self, table_size: int) -> int:
         return table_size
@@ -253,7 +277,7 @@ class SwissTables(TournamentFormat):
         return points
 
     def title(self, tournament) -> str:
-        return f"{self.label} of {tournament.table_size}"
+        return _("Swiss tables of %(size)s") % {"size": tournament.table_size}
 
     def pair_round(self, competitors, table_size):
         return rules.swiss_tables(competitors, table_size)
@@ -273,14 +297,16 @@ class RoundRobin(TournamentFormat):
     """Everyone plays everyone once, on a schedule fixed at the start."""
 
     name = "round_robin"
-    label = "Round robin"
+    label = gettext_lazy("Round robin")
     fixed_schedule = True
     most_players = ROUND_ROBIN_MAX_PLAYERS
-    rounds_refused = "A round robin plays everyone once: its rounds follow from the players."
+    rounds_refused = gettext_lazy(
+        "A round robin plays everyone once: its rounds follow from the players."
+    )
 
     def length(self, tournament) -> str:
         # The rounds are known once the players are.
-        return super().length(tournament) if tournament.rounds else "everyone plays everyone"
+        return super().length(tournament) if tournament.rounds else _("everyone plays everyone")
 
     def first_rounds(self, competitors, table_size):
         """The whole schedule, seeded by rating so it does not depend on who joined first."""
@@ -298,14 +324,15 @@ class Arena(TournamentFormat):
     """Games start whenever two players are free, until the time is up; streaks count double."""
 
     name = "arena"
-    label = "Arena"
+    label = gettext_lazy("Arena")
     has_rounds = False
     timed = True
-    tiebreak_names = ("Performance",)
-    rounds_refused = "An arena runs for a duration, not a number of rounds."
+    tiebreak_names = (gettext_lazy("Performance"),)
+    rounds_refused = gettext_lazy("An arena runs for a duration, not a number of rounds.")
 
     def length(self, tournament) -> str:
-        return f"{tournament.duration_minutes} minutes"
+        count = tournament.duration_minutes
+        return ngettext("%(count)s minute", "%(count)s minutes", count) % {"count": count}
 
     def first_rounds(self, competitors, table_size):
         raise NotImplementedError("an arena has no rounds")
@@ -351,7 +378,8 @@ def format_choices() -> list[tuple[str, str]]:
 
 
 def only_for(applies: Callable[[TournamentFormat], bool]) -> str:
-    """Which formats a setting belongs to, for help texts: "Swiss and Swiss tables only"."""
-    labels = [fmt.label for fmt in FORMATS if applies(fmt)]
-    named = labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
-    return f"{named} only"
+    """The formats a setting belongs to, for help texts: "Swiss and Swiss tables"."""
+    labels = [str(fmt.label) for fmt in FORMATS if applies(fmt)]
+    if len(labels) == 1:
+        return labels[0]
+    return _("%(formats)s and %(last)s") % {"formats": ", ".join(labels[:-1]), "last": labels[-1]}

@@ -5,6 +5,9 @@ from decimal import Decimal
 
 from django import forms
 from django.utils import timezone
+from django.utils.functional import lazy
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from engine.games import all_games
 from tournaments.formats import FORMATS, format_choices, only_for
@@ -20,63 +23,83 @@ def _listed(points) -> str:
     return ",".join(str(p) for p in points)
 
 
+def _format_help(text, applies, **values) -> str:
+    """A help text naming the formats a setting is for, in the language of the page showing it."""
+    return lazy(lambda: text % {"formats": only_for(applies), **values}, str)()
+
+
+def _game_choices() -> list[tuple[str, str]]:
+    return [(game.name, gettext(game.title)) for game in all_games()]
+
+
 class TournamentForm(forms.Form):
-    name = forms.CharField(max_length=80)
-    kind = forms.ChoiceField(
-        label="Game", choices=lambda: [(game.name, game.title) for game in all_games()]
+    name = forms.CharField(label=_("Name"), max_length=80)
+    kind = forms.ChoiceField(label=pgettext_lazy("tournament", "Game"), choices=_game_choices)
+    format = forms.ChoiceField(
+        label=pgettext_lazy("tournament", "Format"), choices=format_choices()
     )
-    format = forms.ChoiceField(choices=format_choices())
     table_size = forms.TypedChoiceField(
-        label="Players per game",
+        label=_("Players per game"),
         choices=[(2, "2"), (3, "3"), (4, "4")],
         coerce=int,
         initial=2,
-        help_text="3 or 4 only for Swiss tables of Topiary.",
+        help_text=_("3 or 4 only for Swiss tables of Topiary."),
     )
     # Which formats take a setting comes from the formats themselves.
     rounds = forms.IntegerField(
-        required=False, min_value=1, help_text=f"{only_for(lambda f: f.chooses_rounds)}."
-    )
-    duration_minutes = forms.IntegerField(
-        label="Duration (minutes)",
+        label=_("Rounds"),
         required=False,
         min_value=1,
-        help_text=f"{only_for(lambda f: f.timed)}.",
+        help_text=_format_help(_("%(formats)s only."), lambda f: f.chooses_rounds),
+    )
+    duration_minutes = forms.IntegerField(
+        label=_("Duration (minutes)"),
+        required=False,
+        min_value=1,
+        help_text=_format_help(_("%(formats)s only."), lambda f: f.timed),
     )
     clock_minutes = forms.DecimalField(
-        label="Clock (minutes each)",
+        label=_("Clock (minutes each)"),
         min_value=Decimal("0.25"),
         max_digits=5,
         decimal_places=2,
         initial=3,
     )
-    clock_increment = forms.IntegerField(label="Increment (seconds a move)", min_value=0, initial=2)
-    rated = forms.BooleanField(required=False, initial=True)
+    clock_increment = forms.IntegerField(
+        label=_("Increment (seconds a move)"), min_value=0, initial=2
+    )
+    rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
     bots_allowed = forms.BooleanField(
-        label="Bots may join",
+        label=_("Bots may join"),
         required=False,
         initial=False,
-        help_text="BOT accounts may enter by themselves; you can always enter bots yourself.",
+        help_text=_("BOT accounts may enter by themselves; you can always enter bots yourself."),
     )
     starts_at = forms.DateTimeField(
-        label="Starts at (UTC)",
+        label=_("Starts at (UTC)"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
     )
     # The default fits every format (a round robin takes at most 10).
     max_players = forms.IntegerField(
-        label="Most players", min_value=2, initial=min(16, *(f.most_players for f in FORMATS))
+        label=_("Most players"), min_value=2, initial=min(16, *(f.most_players for f in FORMATS))
     )
     place_points = forms.CharField(
-        label="Points per place, full tables",
+        label=_("Points per place, full tables"),
         required=False,
-        help_text=f"{only_for(lambda f: f.sets_place_points)}, best place first,"
-        f" e.g. {_listed(DEFAULT_PLACE_POINTS[4])} (the default).",
+        help_text=_format_help(
+            _("%(formats)s only, best place first, e.g. %(example)s (the default)."),
+            lambda f: f.sets_place_points,
+            example=_listed(DEFAULT_PLACE_POINTS[4]),
+        ),
     )
     place_points_short = forms.CharField(
-        label="Points per place, tables of one less",
+        label=_("Points per place, tables of one less"),
         required=False,
-        help_text=f"{only_for(lambda f: f.sets_place_points)},"
-        f" e.g. {_listed(DEFAULT_PLACE_POINTS[3])} (the default).",
+        help_text=_format_help(
+            _("%(formats)s only, e.g. %(example)s (the default)."),
+            lambda f: f.sets_place_points,
+            example=_listed(DEFAULT_PLACE_POINTS[3]),
+        ),
     )
 
     #: Fields only some formats take: the page shows them for those formats only.

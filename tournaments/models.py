@@ -2,6 +2,8 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games.models import GameKind
 from tournaments.formats import FORMATS, TournamentFormat, format_for
@@ -20,10 +22,10 @@ class Tournament(models.Model):
     )
 
     class Status(models.TextChoices):
-        UPCOMING = "upcoming", "Upcoming"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
-        CANCELLED = "cancelled", "Cancelled"
+        UPCOMING = "upcoming", _("Upcoming")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
 
     name = models.CharField(max_length=80)
     kind = models.CharField(max_length=20, choices=GameKind.choices)
@@ -81,6 +83,15 @@ class Tournament(models.Model):
         return self.format_rules.length(self)
 
     @property
+    def note_text(self) -> str:
+        """Why the tournament was cancelled, in the reader's language. ``note`` keeps the
+        text in the language of the process that cancelled it; too few players at the start
+        is the one reason there is, and no entry comes or goes after the cancellation."""
+        if self.status != self.Status.CANCELLED:
+            return self.note
+        return not_enough_players(self.entries.count())
+
+    @property
     def ends_at(self):
         """Timed events: when the last games may start; others end with their last round."""
         if not self.format_rules.timed or self.started_at is None:
@@ -93,6 +104,13 @@ class Tournament(models.Model):
         minutes = self.clock_initial / 60
         shown = f"{minutes:g}" if minutes >= 1 else f"{self.clock_initial}s"
         return f"{shown}+{self.clock_increment}"
+
+
+def not_enough_players(entered: int) -> str:
+    """The note of a tournament cancelled at its start for want of players."""
+    return ngettext(
+        "Not enough players: %(count)s entered.", "Not enough players: %(count)s entered.", entered
+    ) % {"count": entered}
 
 
 class Entry(models.Model):

@@ -14,6 +14,8 @@ from datetime import timedelta
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from engine.errors import NotationError
 from engine.games import game_definition
@@ -21,7 +23,14 @@ from games import live
 from games.models import Game
 from ratings.selectors import rating_values
 from tournaments.formats import format_for
-from tournaments.models import Entry, Pairing, PairingPlayer, Round, Tournament
+from tournaments.models import (
+    Entry,
+    Pairing,
+    PairingPlayer,
+    Round,
+    Tournament,
+    not_enough_players,
+)
 from tournaments.pairing import RoundPairing
 from tournaments.selectors import (
     arena_waiting,
@@ -40,8 +49,46 @@ Format = Tournament.Format
 CLOCK_SECONDS = (15, 3 * 60 * 60)
 MAX_INCREMENT = 60
 MAX_DAYS_AHEAD = 90
+NAME_LENGTH = 80
 #: A game ended this long ago and still unscored lost its scoring task.
 SCORING_OVERDUE = timedelta(seconds=30)
+
+
+def _either(numbers) -> str:
+    """``3 or 4``: the numbers of players a format seats, as a sentence says them."""
+    numbers = [str(n) for n in numbers]
+    if len(numbers) == 1:
+        return numbers[0]
+    return _("%(first)s or %(last)s") % {"first": ", ".join(numbers[:-1]), "last": numbers[-1]}
+
+
+def _seats_refused(rules, game) -> str:
+    """Why a format and a game (or a table size) do not go together."""
+    values = {"format": rules.label, "sizes": _either(rules.table_sizes)}
+    if game is None:
+        return _("%(format)s seats %(sizes)s players a table.") % values
+    values["game"] = _(game.title)
+    low, high = game.seats
+    if low == high:
+        return ngettext(
+            "%(format)s seats %(sizes)s players a table; %(game)s is for %(count)s player.",
+            "%(format)s seats %(sizes)s players a table; %(game)s is for %(count)s players.",
+            low,
+        ) % {**values, "count": low}
+    return ngettext(
+        "%(format)s seats %(sizes)s players a table; %(game)s is for %(low)s to %(high)s player.",
+        "%(format)s seats %(sizes)s players a table; %(game)s is for %(low)s to %(high)s players.",
+        high,
+    ) % {**values, "low": low, "high": high}
+
+
+def _clock_limits() -> str:
+    low, high = CLOCK_SECONDS
+    return _("The clock starts between %(low)s and %(high)s.") % {
+        "low": ngettext("%(count)s second", "%(count)s seconds", low) % {"count": low},
+        "high": ngettext("%(count)s hour", "%(count)s hours", high // 3600)
+        % {"count": high // 3600},
+    }
 
 
 def _validate(fields: dict) -> dict:
@@ -49,26 +96,26 @@ def _validate(fields: dict) -> dict:
     errors: dict[str, str] = {}
     fmt, kind, size = fields["format"], fields["kind"], fields["table_size"]
     if not (fields["name"] or "").strip():
-        errors["name"] = "Give the tournament a name."
-    elif len(fields["name"].strip()) > 80:
-        errors["name"] = "Keep the name to 80 characters."
+        errors["name"] = _("Give the tournament a name.")
+    elif len(fields["name"].strip()) > NAME_LENGTH:
+        errors["name"] = ngettext(
+            "Keep the name to %(most)s character.",
+            "Keep the name to %(most)s characters.",
+            NAME_LENGTH,
+        ) % {"most": NAME_LENGTH}
     try:
         game = game_definition(kind)
     except NotationError:
         game = None
         errors["kind"] = f"Unknown game {kind!r}."
     if fmt not in Format.values:
-        errors["format"] = f"Unknown format {fmt!r}."
+        errors["format"] = _("Unknown format %(format)s.") % {"format": repr(fmt)}
     else:
         rules = format_for(fmt)
-        seats = " or ".join(str(n) for n in rules.table_sizes)
         if game is not None and not set(rules.table_sizes) & set(game.seat_choices):
-            errors["format"] = (
-                f"{rules.label} seats {seats} players a table; {game.title} is for "
-                f"{game.seats_text} players."
-            )
+            errors["format"] = _seats_refused(rules, game)
         elif size not in rules.table_sizes or (game is not None and size not in game.seat_choices):
-            errors["table_size"] = f"{rules.label} seats {seats} players a table."
+            errors["table_size"] = _seats_refused(rules, None)
 
     place_points = {}
     if fmt in Format.values:
@@ -78,19 +125,23 @@ def _validate(fields: dict) -> dict:
 
     low, high = CLOCK_SECONDS
     if fields["clock_initial"] is None or not low <= fields["clock_initial"] <= high:
-        errors["clock_initial"] = (
-            f"The clock starts between {low} seconds and {high // 3600} hours."
-        )
+        errors["clock_initial"] = _clock_limits()
     if fields["clock_increment"] is None or not 0 <= fields["clock_increment"] <= MAX_INCREMENT:
-        errors["clock_increment"] = f"The increment is 0 to {MAX_INCREMENT} seconds."
+        errors["clock_increment"] = ngettext(
+            "The increment is 0 to %(most)s second.",
+            "The increment is 0 to %(most)s seconds.",
+            MAX_INCREMENT,
+        ) % {"most": MAX_INCREMENT}
 
     starts_at, now = fields["starts_at"], timezone.now()
     if starts_at is None or timezone.is_naive(starts_at):
-        errors["starts_at"] = "Give a start time with its time zone."
+        errors["starts_at"] = _("Give a start time with its time zone.")
     elif starts_at < now:
-        errors["starts_at"] = "The start time has passed."
+        errors["starts_at"] = _("The start time has passed.")
     elif starts_at > now + timedelta(days=MAX_DAYS_AHEAD):
-        errors["starts_at"] = f"Start within {MAX_DAYS_AHEAD} days."
+        errors["starts_at"] = ngettext(
+            "Start within %(days)s day.", "Start within %(days)s days.", MAX_DAYS_AHEAD
+        ) % {"days": MAX_DAYS_AHEAD}
 
     if errors:
         raise ValidationError(errors)
@@ -116,7 +167,7 @@ def tournament_create(
 ) -> Tournament:
     """Create an upcoming tournament; ``ValidationError`` (nothing created) for bad settings."""
     if created_by is None or not created_by.is_authenticated:
-        raise ValidationError("Sign in to create a tournament.")
+        raise ValidationError(_("Sign in to create a tournament."))
     cleaned = _validate(
         {
             "name": name,
@@ -141,7 +192,7 @@ def _locked(tournament_id: int) -> Tournament:
     try:
         return Tournament.objects.select_for_update().get(pk=tournament_id)
     except Tournament.DoesNotExist:
-        raise ValidationError("No such tournament.") from None
+        raise ValidationError(_("No such tournament.")) from None
 
 
 def _changed(tournament: Tournament) -> None:
@@ -153,17 +204,20 @@ def _changed(tournament: Tournament) -> None:
     transaction.on_commit(lambda: live.tournament_changed(tournament_id, version))
 
 
+def _not_upcoming(tournament: Tournament) -> str:
+    """Why an entry or an early start comes too late."""
+    if tournament.status == Tournament.Status.RUNNING:
+        return _("This tournament has already started.")
+    return _("This tournament is over.")
+
+
 def _enter(tournament: Tournament, user) -> Entry:
     if tournament.status != Tournament.Status.UPCOMING:
-        raise ValidationError(
-            "This tournament has already started."
-            if tournament.status == Tournament.Status.RUNNING
-            else "This tournament is over."
-        )
+        raise ValidationError(_not_upcoming(tournament))
     if tournament.entries.filter(user=user).exists():
-        raise ValidationError(f"{user} is already entered.")
+        raise ValidationError(_("%(player)s is already entered.") % {"player": user})
     if tournament.entries.count() >= tournament.max_players:
-        raise ValidationError("This tournament is full.")
+        raise ValidationError(_("This tournament is full."))
     entry = Entry.objects.create(tournament=tournament, user=user)
     _changed(tournament)
     return entry
@@ -174,11 +228,11 @@ def tournament_join(*, tournament_id: int, user) -> Entry:
     """Enter a signed-in player before the start; refused if full, started, over or entered,
     and a BOT account unless the creator allows bots."""
     if user is None or not user.is_authenticated:
-        raise ValidationError("Sign in to join a tournament.")
+        raise ValidationError(_("Sign in to join a tournament."))
     tournament = _locked(tournament_id)
     if user.is_bot and not tournament.bots_allowed:
         raise ValidationError(
-            "This tournament is for people: its creator does not let bots join by themselves."
+            _("This tournament is for people: its creator does not let bots join by themselves.")
         )
     return _enter(tournament, user)
 
@@ -188,9 +242,11 @@ def tournament_enter_bot(*, tournament_id: int, by, bot) -> Entry:
     """The creator enters a bot before the start (same limits as joining)."""
     tournament = _locked(tournament_id)
     if by is None or tournament.created_by_id != by.pk:
-        raise ValidationError("Only the tournament's creator can enter bots.")
+        raise ValidationError(_("Only the tournament's creator can enter bots."))
     if not bot.is_bot:
-        raise ValidationError(f"{bot} is not a bot; players join for themselves.")
+        raise ValidationError(
+            _("%(player)s is not a bot; players join for themselves.") % {"player": bot}
+        )
     return _enter(tournament, bot)
 
 
@@ -200,14 +256,14 @@ def tournament_withdraw(*, tournament_id: int, user) -> None:
     tournament = _locked(tournament_id)
     entry = tournament.entries.filter(user=user).first()
     if entry is None or entry.withdrawn_at is not None:
-        raise ValidationError("You are not in this tournament.")
+        raise ValidationError(_("You are not in this tournament."))
     if tournament.status == Tournament.Status.UPCOMING:
         entry.delete()
     elif tournament.status == Tournament.Status.RUNNING:
         entry.withdrawn_at = timezone.now()
         entry.save(update_fields=["withdrawn_at"])
     else:
-        raise ValidationError("This tournament is over.")
+        raise ValidationError(_("This tournament is over."))
     _changed(tournament)
 
 
@@ -317,7 +373,7 @@ def _start(tournament: Tournament) -> None:
     now = timezone.now()
     if len(entries) < players_needed(tournament):
         tournament.status = Tournament.Status.CANCELLED
-        tournament.note = f"Not enough players: {len(entries)} entered."
+        tournament.note = not_enough_players(len(entries))
         tournament.finished_at = now
         return
     ratings = rating_values(user_ids=[e.user_id for e in entries], kind=tournament.kind)
@@ -342,17 +398,18 @@ def tournament_start_early(*, tournament_id: int, by) -> Tournament:
     """
     tournament = _locked(tournament_id)
     if by is None or not by.is_authenticated or tournament.created_by_id != by.pk:
-        raise ValidationError("Only the tournament's creator can start it early.")
+        raise ValidationError(_("Only the tournament's creator can start it early."))
     if tournament.status != Tournament.Status.UPCOMING:
-        raise ValidationError(
-            "This tournament has already started."
-            if tournament.status == Tournament.Status.RUNNING
-            else "This tournament is over."
-        )
+        raise ValidationError(_not_upcoming(tournament))
     entered, needed = len(_active_entries(tournament)), players_needed(tournament)
     if entered < needed:
         raise ValidationError(
-            f"Starting needs at least {needed} players; {entered} entered so far."
+            ngettext(
+                "Starting needs at least %(needed)s player; %(count)s entered so far.",
+                "Starting needs at least %(needed)s players; %(count)s entered so far.",
+                needed,
+            )
+            % {"needed": needed, "count": entered}
         )
     _start(tournament)
     _changed(tournament)

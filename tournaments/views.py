@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import User
@@ -41,7 +42,10 @@ def tournament_new(request):
         except ValidationError as error:
             form.add_service_errors(error)
         else:
-            messages.success(request, f"{tournament.name} is created. Players can join now.")
+            messages.success(
+                request,
+                _("%(name)s is created. Players can join now.") % {"name": tournament.name},
+            )
             return redirect("tournaments:detail", tournament_id=tournament.pk)
     context = {"form": form, **selectors.tournaments_listing()}
     return render(request, "tournaments/list.html", context)
@@ -106,7 +110,7 @@ def tournament_join(request, tournament_id: int):
         request,
         tournament_id,
         lambda: services.tournament_join(tournament_id=tournament_id, user=request.user),
-        "You are in. Pairings appear here when the tournament starts.",
+        _("You are in. Pairings appear here when the tournament starts."),
     )
 
 
@@ -118,7 +122,7 @@ def tournament_withdraw(request, tournament_id: int):
         request,
         tournament_id,
         lambda: services.tournament_withdraw(tournament_id=tournament_id, user=request.user),
-        "You have withdrawn.",
+        _("You have withdrawn."),
     )
 
 
@@ -128,7 +132,7 @@ def tournament_enter_bot(request, tournament_id: int):
     """The creator enters one of the bots listed."""
     bot = User.objects.filter(username=request.POST.get("bot", ""), is_bot=True).first()
     if bot is None:
-        messages.error(request, "Choose one of the bots listed.")
+        messages.error(request, _("Choose one of the bots listed."))
         return redirect("tournaments:detail", tournament_id=tournament_id)
     return _act(
         request,
@@ -136,7 +140,7 @@ def tournament_enter_bot(request, tournament_id: int):
         lambda: services.tournament_enter_bot(
             tournament_id=tournament_id, by=request.user, bot=bot
         ),
-        f"{bot.username} is entered.",
+        _("%(player)s is entered.") % {"player": bot.username},
     )
 
 
@@ -148,5 +152,5 @@ def tournament_start(request, tournament_id: int):
         request,
         tournament_id,
         lambda: services.tournament_start_early(tournament_id=tournament_id, by=request.user),
-        "The tournament has started.",
+        _("The tournament has started."),
     )

@@ -21,6 +21,8 @@ def puzzles_home_panel(context):
     if user is not None and user.is_authenticated:
         attempts = selectors.attempts_of(puzzle=puzzle, user=user) if puzzle else []
         panel["result"] = selectors.best_result(attempts)
+        # The result is in the reader's language; the button asks the attempts themselves.
+        panel["solved"] = any(attempt.solved for attempt in attempts)
         panel["streak"] = selectors.streak_of(user, today=today)[0]
     return panel
 

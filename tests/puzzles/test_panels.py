@@ -29,6 +29,8 @@ def test_the_home_page_shows_a_solvers_result_and_streak(client, solver):
     assert f"Puzzle rating {today.rating:.0f}" in html
     assert "Your result: <strong>Solved</strong>" in html
     assert "Your streak: <strong>1 day</strong>" in html
+    # The button reads the attempts, not the result's (translated) wording.
+    assert "See today's puzzle" in html
 
 
 def test_a_profile_shows_puzzle_rating_and_streaks(client, solver):

@@ -140,6 +140,8 @@ def test_a_tournament_without_enough_players_is_cancelled_at_its_start(make_play
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.CANCELLED
     assert "Not enough players" in tournament.note
+    # The page says why in the reader's language, whichever process cancelled it.
+    assert tournament.note_text == "Not enough players: 1 entered."
     assert not Game.objects.exists()
 
 
