@@ -5,7 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext
+
 from engine.errors import EngineError
+from games import engine_text
 from learn import selectors
 from learn.lessons import Attempt, Lesson
 from learn.models import LessonProgress
@@ -65,7 +68,11 @@ def lesson_answer_check(*, lesson: Lesson, number: int, answer: Any, user) -> Ve
         try:
             state = state.apply(move, seat=seat)
         except EngineError as error:
-            raise AnswerRefused(f"step {index} ({move}): {error}") from error
+            reason = engine_text.error_message(error)
+            raise AnswerRefused(
+                gettext("step %(index)s (%(move)s): %(reason)s")
+                % {"index": index, "move": move, "reason": reason}
+            ) from error
     if state.pending_step:
         payload = {
             "legal_steps": state.view(seat).legal_steps(),
