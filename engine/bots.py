@@ -95,7 +95,7 @@ def choose_move(view, level: str, *, rng: Rng, budget: float = 1.0, iterations=N
     if not isinstance(rng, Rng):
         raise TypeError("rng: expected an engine.rng.Rng")
     if view.is_over or view.seat is None or view.seat != view.to_move:
-        raise IllegalMove(f"seat {view.seat} is not to move")
+        raise IllegalMove(code="bot_seat_not_to_move", seat=view.seat)
     if level == "random":
         return rng.choice(view.legal_steps())
     if level not in game:

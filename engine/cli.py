@@ -53,30 +53,31 @@ def _position(module: ModuleType, data: Any):
     return module.state_from_json(data)
 
 
-def _viewed_position(module: ModuleType, data: Any, needed_hands: str):
+def _viewed_position(module: ModuleType, data: Any, every_hand: bool):
     """A position that may be one player's view (``?``); refuses if a needed hand is unknown.
 
-    ``needed_hands`` is ``"every"`` (scoring counts every hand) or ``"the mover's"``.
+    ``every_hand``: scoring counts every hand; otherwise only the mover's is needed.
     """
     if isinstance(data, dict) and "position" in data and "game" not in data:
         data = data["position"]
     if not hasattr(module, "state_from_view_json"):
         return module.state_from_json(data)
     state, unknown_hands = module.state_from_view_json(data)
-    needed = range(state.players) if needed_hands == "every" else [state.to_move]
+    needed = range(state.players) if every_hand else [state.to_move]
     missing = sorted(set(needed) & unknown_hands)
     if missing:
-        seat = missing[0]
-        raise NotationError(f"hands[{seat}]: unknown ('?'), but {needed_hands} hand is needed")
+        if every_hand:
+            raise NotationError(code="cli_every_hand_unknown", seat=missing[0])
+        raise NotationError(code="cli_mover_hand_unknown", seat=missing[0])
     return state
 
 
 def _score(module, args, read):
-    return _viewed_position(module, read(), "every").score()
+    return _viewed_position(module, read(), every_hand=True).score()
 
 
 def _moves(module, args, read):
-    state = _viewed_position(module, read(), "the mover's")
+    state = _viewed_position(module, read(), every_hand=False)
     return state.legal_moves() if not state.is_over else []
 
 
@@ -197,13 +198,17 @@ def _read_json(source: str | None, optional: bool) -> Any:
     except OSError as error:
         raise UsageError(f"cannot read {source}: {error.strerror}") from None
     except UnicodeDecodeError:
-        raise NotationError(f"{source or 'stdin'}: not UTF-8 text") from None
+        raise NotationError(code="cli_not_utf8", source=source or "stdin") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
         where = source if source not in (None, "-") else "stdin"
         raise NotationError(
-            f"{where}: invalid JSON at line {error.lineno} column {error.colno}: {error.msg}"
+            code="cli_invalid_json",
+            source=where,
+            line=error.lineno,
+            column=error.colno,
+            detail=error.msg,
         ) from None
 
 

@@ -80,7 +80,8 @@ class GameDefinition:
     rule option holding the count (Topiary's ``players``). ``aliases`` are other names the
     command line accepts (``wizards-garden``). ``sight_lines``: the states offer
     ``sight_lines()``, each visitor and what it sees, shown at the end and in replays.
-    ``end_reasons``: the states say why a game is over (``end_reason()``, in words).
+    ``end_reasons``: every reason, in words, the states give for a game being over
+    (``end_reason()``); empty when they give none.
     """
 
     name: str
@@ -93,7 +94,7 @@ class GameDefinition:
     casual_takebacks: bool = False
     score_columns: tuple[ScoreColumn, ...] = ()
     sight_lines: bool = False
-    end_reasons: bool = False
+    end_reasons: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
     is_take_step: Callable[[str], bool] | None = None
 
@@ -136,7 +137,7 @@ class GameDefinition:
         if self.seats_option is not None:
             options[self.seats_option] = players
         elif players not in self.seat_choices:
-            raise NotationError(f"{self.title} is for {self.seats_text} players")
+            raise NotationError(code="players_not_for_game", game=self.title, seats=self.seats_text)
         return self.module.Options.from_json(options).to_json()
 
     def move_seen_by(

@@ -74,7 +74,7 @@ def game_definition(name: str) -> GameDefinition:
         return _REGISTERED[name]
     except (KeyError, TypeError):
         expected = " or ".join(repr(known) for known in game_names())
-        raise NotationError(f"unknown game {name!r}: expected {expected}") from None
+        raise NotationError(code="unknown_game", game=name, expected=expected) from None
 
 
 def game_module(name: str) -> ModuleType:
@@ -92,7 +92,7 @@ def view_from_json(name: str, position: Any, seat: int) -> Any:
     """
     module = game_module(name)
     if not isinstance(position, dict):
-        raise NotationError("position: expected a JSON object")
+        raise NotationError(code="position_not_object")
     data = {key: value for key, value in position.items() if key != "seat"}
     if hasattr(module, "state_from_view_json"):
         state = module.state_from_view_json(data)[0]

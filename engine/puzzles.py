@@ -131,16 +131,13 @@ class Puzzle:
 def puzzle_seat(state: topiary.State) -> tuple[int, int]:
     """``(seat, K)`` of a puzzle position; NotationError if the position is not a puzzle."""
     if not isinstance(state, topiary.State):
-        raise NotationError(f"expected a topiary position, got {type(state).__name__}")
+        raise NotationError(code="puzzle_not_topiary", type=type(state).__name__)
     if state.phase != "play":
-        raise NotationError(f"phase: {state.phase!r}; a puzzle is a position in play")
+        raise NotationError(code="puzzle_not_in_play", phase=state.phase)
     seat = state.to_move
     others = [s for s in range(state.players) if s != seat and state.unplaced[s]]
     if others:
-        raise NotationError(
-            f"unplaced: seat {others[0]} still has visitors; in a puzzle only the seat to move "
-            f"(seat {seat}) has any left"
-        )
+        raise NotationError(code="puzzle_others_unplaced", seat=others[0], mover=seat)
     return seat, state.unplaced[seat]
 
 
@@ -535,14 +532,14 @@ def grade(position: Any, moves: Any) -> int:
     state = topiary.state_from_json(position)
     seat, k = puzzle_seat(state)
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-        raise NotationError("moves: expected a list of moves in notation, like ['c5:S c4=R3']")
+        raise NotationError(code="puzzle_moves_not_list")
     if len(moves) != k:
-        raise IllegalMove(f"moves: the puzzle needs exactly {k} moves, got {len(moves)}")
+        raise IllegalMove(code="puzzle_moves_count", needed=k, count=len(moves))
     for ply, move in enumerate(moves, start=1):
         try:
             state = state.apply(move, seat)
         except IllegalMove as error:
-            raise IllegalMove(f"move {ply}: {error}") from None
+            raise IllegalMove(code="puzzle_move_illegal", ply=ply, inner=error) from None
     return state.totals()[seat]
 
 
@@ -562,7 +559,7 @@ def _iso_date(date: datetime.date | str) -> str:
     try:
         return datetime.date.fromisoformat(date).isoformat()
     except (TypeError, ValueError):
-        raise NotationError(f"date: {date!r} is not an ISO date like 2026-11-22") from None
+        raise NotationError(code="puzzle_date", date=date) from None
 
 
 def candidate_position(rng: Rng, k: int) -> topiary.State:

@@ -48,9 +48,9 @@ def make_record(
     """
     names = list(names)
     if len(names) != initial.players:
-        raise RecordError(f"players: {len(names)} names for {initial.players} seats")
+        raise RecordError(code="record_names_count", names=len(names), players=initial.players)
     if seed is not None and (type(seed) is not int and not isinstance(seed, str)):
-        raise RecordError(f"seed: {seed!r} is not an integer, a string or None")
+        raise RecordError(code="record_seed_type_none", seed=seed)
     state = initial
     entries: list[str | dict] = []
     pending: tuple[str, str] | None = None
@@ -65,7 +65,7 @@ def make_record(
             move = module.join_steps(take, move, took)
         entries.append(move if took is None else {"move": move, "took": took})
     if pending is not None:
-        raise IllegalMove(f"{pending[0]!r}: the take is not planted, the record would end mid-turn")
+        raise IllegalMove(code="record_take_unplanted", move=pending[0])
     score = state.score()
     return {
         "game": module.NAME,
@@ -80,50 +80,52 @@ def make_record(
     }
 
 
-def replay(module, record: Any, check_deal: Callable[[Any, Any], str | None] | None = None) -> list:
+def replay(
+    module, record: Any, check_deal: Callable[[Any, Any], EngineError | None] | None = None
+) -> list:
     """Every state of ``record`` from the deal on; RecordError naming the ply if it fails.
 
-    ``check_deal(initial, seed)`` returns why a seeded deal is not the seed's deal, or None.
+    ``check_deal(initial, seed)`` returns why a seeded deal is not the seed's deal (an
+    error), or None.
     """
     if not isinstance(record, dict):
-        raise RecordError("record: expected a JSON object")
+        raise RecordError(code="record_not_object")
     unknown = sorted(set(record) - _RECORD_KEYS)
     if unknown:
-        raise RecordError(f"record: unknown field {unknown[0]!r}")
+        raise RecordError(code="record_unknown_field", field=unknown[0])
     missing = sorted(_RECORD_KEYS - set(record))
     if missing:
-        raise RecordError(f"record: missing field {missing[0]!r}")
+        raise RecordError(code="record_missing_field", field=missing[0])
     if record["game"] != module.NAME:
-        raise RecordError(f"game: {record['game']!r}, expected {module.NAME!r}")
+        raise RecordError(code="wrong_game", game=record["game"], expected=module.NAME)
     try:
         initial = module.state_from_json(record["initial"])
         options = module.Options.from_json(record["options"])
     except EngineError as error:
-        raise RecordError(f"initial: {error}") from None
+        raise RecordError(code="record_initial", inner=error) from None
     if options != initial.options:
-        raise RecordError("options: differ from the deal's options")
+        raise RecordError(code="record_options_differ")
     names = record["players"]
     if not (
         isinstance(names, list)
         and len(names) == initial.players
         and all(isinstance(n, str) for n in names)
     ):
-        raise RecordError(f"players: expected {initial.players} seat names")
+        raise RecordError(code="record_players", seats=initial.players)
     if record["first_player"] != initial.first_player:
         raise RecordError(
-            f"first_player: {record['first_player']!r}, but the initial position says "
-            f"{initial.first_player}"
+            code="record_first_player", value=record["first_player"], initial=initial.first_player
         )
     seed = record["seed"]
     if seed is not None:
         if type(seed) is not int and not isinstance(seed, str):
-            raise RecordError(f"seed: {seed!r} is not an integer, a string or null")
+            raise RecordError(code="record_seed_type", seed=seed)
         reason = check_deal(initial, seed) if check_deal else None
-        if reason:
-            raise RecordError(f"initial: {reason}")
+        if reason is not None:
+            raise RecordError(code="record_initial", inner=reason)
     entries = record["moves"]
     if not isinstance(entries, list):
-        raise RecordError("moves: expected a list")
+        raise RecordError(code="record_moves_not_list")
     states = [initial]
     for ply, entry in enumerate(entries, start=1):
         states.append(_replay_move(states[-1], ply, entry))
@@ -131,7 +133,7 @@ def replay(module, record: Any, check_deal: Callable[[Any, Any], str | None] | N
     recorded = {"scores": record["scores"], "winners": record["winners"]}
     if recorded != final:
         raise RecordError(
-            f"scores: the record says {recorded!r} but the moves give {final!r}", len(entries)
+            ply=len(entries), code="record_scores_differ", recorded=recorded, final=final
         )
     return states
 
@@ -140,24 +142,22 @@ def _replay_move(state, ply: int, entry: Any):
     if isinstance(entry, str):
         entry = {"move": entry}
     if not isinstance(entry, dict) or not isinstance(entry.get("move"), str):
-        raise RecordError(f'expected a move or {{"move": ..., "took": ...}}, got {entry!r}', ply)
+        raise RecordError(ply=ply, code="record_entry_malformed", entry=entry)
     unknown = sorted(set(entry) - {"move", "took"})
     if unknown:
-        raise RecordError(f"unknown field {unknown[0]!r}", ply)
+        raise RecordError(ply=ply, code="record_entry_unknown_field", field=unknown[0])
     move = entry["move"]
     try:
         took = state.took(move)
         after = state.apply(move)
     except IllegalMove as error:
-        raise RecordError(str(error), ply) from None
+        raise RecordError.at_ply(error, ply) from None
     if getattr(after, "pending_step", None) is not None:
-        raise RecordError(
-            f"{move!r} is a take step; a record holds finished moves like '{move}=*'", ply
-        )
+        raise RecordError(ply=ply, code="record_take_step", move=move)
     if entry.get("took") != took:
         if took is None:
-            raise RecordError(
-                f"{move!r} takes nothing, the record says it took {entry['took']!r}", ply
-            )
-        raise RecordError(f"{move!r} takes {took}, the record says {entry.get('took')!r}", ply)
+            raise RecordError(ply=ply, code="record_took_nothing", move=move, took=entry["took"])
+        raise RecordError(
+            ply=ply, code="record_took_differs", move=move, took=took, recorded=entry.get("took")
+        )
     return after

@@ -55,7 +55,7 @@ from typing import Any, NamedTuple
 
 from engine import records
 from engine.definition import GameDefinition, RuleOption, ScoreColumn
-from engine.errors import IllegalMove, NotationError
+from engine.errors import IllegalMove, NotationError, RecordError
 from engine.rng import Rng
 
 NAME = "topiary"
@@ -156,7 +156,7 @@ def parse_tile(text: Any, where: str) -> int:
     """The code of a face-up tile name like ``R3``; ``where`` names the field in errors."""
     if isinstance(text, str) and text in TILE_INDEX:
         return TILE_INDEX[text]
-    raise NotationError(f"{where}: {text!r} is not a tile (a type letter of {TYPES} and 1-5)")
+    raise NotationError(code="not_a_tile", field=where, value=text, types=TYPES)
 
 
 def _parse_cell_tile(text: Any, where: str) -> int:
@@ -168,11 +168,8 @@ def _parse_cell_tile(text: Any, where: str) -> int:
     if text == ".":
         return GAP
     if text == "?":
-        raise NotationError(f"{where}: '?' in a full position; every identity must be known")
-    raise NotationError(
-        f"{where}: {text!r} is not a garden cell ('R3' face up, 'r3' face down, '.' the gap "
-        "of a pending take)"
-    )
+        raise NotationError(code="unknown_in_full_position", field=where)
+    raise NotationError(code="not_a_garden_cell", field=where, value=text)
 
 
 def _cell_text(value: int) -> str:
@@ -185,9 +182,9 @@ def _cell_text(value: int) -> str:
     return TILE_NAMES[value]
 
 
-def _require(condition: bool, message: str) -> None:
+def _require(condition: bool, code: str, **params) -> None:
     if not condition:
-        raise NotationError(message)
+        raise NotationError(code=code, **params)
 
 
 # --------------------------------------------------------------------------- options
@@ -205,20 +202,21 @@ class Options:
 
     def __post_init__(self):
         if type(self.players) is not int or self.players not in VISITORS_PER_PLAYER:
-            raise NotationError(f"options.players: {self.players!r} is not 2, 3 or 4")
+            raise NotationError(code="option_players", value=self.players)
         for name in ("corner_diagonals", "must_pick", "draft"):
             if type(getattr(self, name)) is not bool:
-                raise NotationError(f"options.{name}: {getattr(self, name)!r} is not true/false")
+                raise NotationError(code="option_not_bool", option=name, value=getattr(self, name))
         if self.tiebreak not in TIEBREAKS:
-            raise NotationError(f"options.tiebreak: {self.tiebreak!r} is not 'later' or 'share'")
+            raise NotationError(code="option_tiebreak", value=self.tiebreak)
 
     @classmethod
     def from_json(cls, data: Any) -> Options:
         """Options from NOTATION.md's ``options`` object; omitted options take their defaults."""
-        _require(isinstance(data, dict), f"options: expected an object, got {data!r}")
+        _require(isinstance(data, dict), "options_not_object", value=data)
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
-        _require(not unknown, f"options: unknown option {unknown[0]!r}" if unknown else "")
+        if unknown:
+            raise NotationError(code="options_unknown", option=unknown[0])
         return cls(**data)
 
     def to_json(self) -> dict:
@@ -471,50 +469,45 @@ def _parse_move(text: Any) -> int:
     Only the syntax is checked here; the rules are checked against the state.
     """
     if not isinstance(text, str):
-        raise IllegalMove(f"malformed move {text!r}: expected a string")
+        raise IllegalMove(code="move_not_text", move=text)
     parts = text.split()
     if not parts:
-        raise IllegalMove("malformed move '': empty")
+        raise IllegalMove(code="move_empty")
     if parts[0] == "keep":
         tiles = parts[1:]
         if len(tiles) != HAND_SIZE:
-            raise IllegalMove(f"malformed move {text!r}: keep names exactly 3 tiles")
+            raise IllegalMove(code="keep_tile_count", move=text)
         mask = 0
         for name in tiles:
             if name not in TILE_INDEX:
-                raise IllegalMove(f"malformed move {text!r}: {name!r} is not a tile")
+                raise IllegalMove(code="move_not_a_tile", move=text, tile=name)
             if mask >> TILE_INDEX[name] & 1:
-                raise IllegalMove(f"malformed move {text!r}: {name} named twice")
+                raise IllegalMove(code="keep_tile_twice", move=text, tile=name)
             mask |= 1 << TILE_INDEX[name]
         return -mask
     if parts[0].startswith("="):
         name = parts[0][1:]
         if len(parts) > 1 or not (name == "*" or name in TILE_INDEX):
-            raise IllegalMove(
-                f"malformed move {text!r}: a plant step is '=' and a tile or '*', like '=R3'"
-            )
+            raise IllegalMove(code="plant_step_malformed", move=text)
         return PLANT_STEP + (0 if name == "*" else TILE_INDEX[name] + 1)
     if len(parts) > 2:
-        raise IllegalMove(f"malformed move {text!r}: expected 'c5:S', 'c5:S c4' or 'c5:S c4=R3'")
+        raise IllegalMove(code="move_malformed", move=text)
     p = POSITION_INDEX.get(parts[0])
     if p is None:
-        raise IllegalMove(
-            f"malformed move {text!r}: no such position {parts[0]!r} "
-            "(an edge cell and a direction into the garden, like 'c5:S')"
-        )
+        raise IllegalMove(code="move_no_such_position", move=text, position=parts[0])
     if len(parts) == 1:
         return _PLACE_CODE[p]
     cell_name, eq, plant_name = parts[1].partition("=")
     if not eq and cell_name in CELL_INDEX:
         return TAKE_STEP + p * 26 + CELL_INDEX[cell_name]
     if not eq or cell_name not in CELL_INDEX:
-        raise IllegalMove(f"malformed move {text!r}: expected a take like 'c4', 'c4=R3' or 'c4=*'")
+        raise IllegalMove(code="take_malformed", move=text)
     if plant_name == "*":
         plant = 0
     elif plant_name in TILE_INDEX:
         plant = TILE_INDEX[plant_name] + 1
     else:
-        raise IllegalMove(f"malformed move {text!r}: {plant_name!r} is not a tile or '*'")
+        raise IllegalMove(code="plant_not_a_tile", move=text, tile=plant_name)
     return (p * 26 + CELL_INDEX[cell_name]) * _PLANTS + plant
 
 
@@ -526,9 +519,9 @@ def join_steps(take_step: str, plant_step: str, took: str) -> str:
     """
     take, plant = _parse_move(take_step), _parse_move(plant_step)
     if not TAKE_STEP <= take < PLANT_STEP:
-        raise IllegalMove(f"{take_step!r}: not a take step like 'c5:S c4'")
+        raise IllegalMove(code="not_a_take_step", move=take_step)
     if plant < PLANT_STEP:
-        raise IllegalMove(f"{plant_step!r}: not a plant step like '=R3' or '=*'")
+        raise IllegalMove(code="not_a_plant_step", move=plant_step)
     taken = parse_tile(took, "took")
     planted = plant - PLANT_STEP - 1
     return f"{move_name(take)}={'*' if planted in (-1, taken) else TILE_NAMES[planted]}"
@@ -549,7 +542,7 @@ def move_seen_by(move: str, *, mover: int, viewer: int | None, took: str | None,
     head, eq, plant = move.rpartition("=")
     if eq and plant == "*":
         if took is None:
-            raise NotationError(f"{move!r}: plants the taken tile, but no taken tile is given")
+            raise NotationError(code="took_not_given", move=move)
         return f"{head}={took}"
     return move
 
@@ -707,75 +700,63 @@ class State(_Seated, _StateFields):
     def code_of(self, move: str, seat: int | None = None) -> int:
         """The code of a legal move; IllegalMove saying why if it is not legal."""
         if self.phase == "over":
-            raise IllegalMove(f"{move!r}: the game is over")
+            raise IllegalMove(code="game_over", move=move)
         if seat is not None and seat != self.to_move:
             if not 0 <= seat < self.players:
-                raise IllegalMove(f"{move!r}: there is no seat {seat}")
+                raise IllegalMove(code="move_no_such_seat", move=move, seat=seat)
             if self.phase == "play" and self.unplaced[seat] == 0:
-                raise IllegalMove(f"{move!r}: seat {seat} has no visitors left")
-            raise IllegalMove(f"{move!r}: not your turn, seat {self.to_move} is to move")
+                raise IllegalMove(code="seat_no_visitors_left", move=move, seat=seat)
+            raise IllegalMove(code="not_your_turn", move=move, to_move=self.to_move)
         code = _parse_move(move)
         if self.pending is not None:
             return self._plant_code_of(move, code)
         if code >= PLANT_STEP:
-            raise IllegalMove(f"{move!r}: nothing to plant, no take is pending")
+            raise IllegalMove(code="nothing_to_plant", move=move)
         if self.phase == "draft":
             if code >= 0:
-                raise IllegalMove(f"{move!r}: the draft is on, expected 'keep' and 3 tiles")
+                raise IllegalMove(code="draft_expects_keep", move=move)
             pool = self._draft_pool()
             for tile in _mask_tiles(-code):
                 if tile not in pool:
-                    raise IllegalMove(
-                        f"{move!r}: {TILE_NAMES[tile]} is not in your hand or among the tiles "
-                        "passed to you"
-                    )
+                    raise IllegalMove(code="keep_tile_not_held", move=move, tile=TILE_NAMES[tile])
             return code
         if code < 0:
-            raise IllegalMove(f"{move!r}: the draft is over, place a visitor")
+            raise IllegalMove(code="draft_over", move=move)
         if code >= TAKE_STEP:
             (p, cell), plant = divmod(code - TAKE_STEP, 26), None
         else:
             p, cell, plant = decode_move(code)
         position = POSITIONS[p]
         if p not in self.options.positions:
-            raise IllegalMove(f"{move!r}: position {position} is not in play (corner_diagonals)")
+            raise IllegalMove(code="position_not_in_play", move=move, position=position)
         if self.visitors[p] >= 0:
-            raise IllegalMove(f"{move!r}: position {position} is occupied")
+            raise IllegalMove(code="position_occupied", move=move, position=position)
         line = LINES[p]
         if cell is None:
             if self.options.must_pick and any(self.garden[c] >= FACE_DOWN for c in line):
-                raise IllegalMove(
-                    f"{move!r}: must take (must_pick): the line from {position} "
-                    "holds a face-down tile"
-                )
+                raise IllegalMove(code="must_take", move=move, position=position)
             return code
         if cell not in line:
             raise IllegalMove(
-                f"{move!r}: cell {CELLS[cell]} is not in the sight line of {position}"
+                code="cell_not_in_line", move=move, cell=CELLS[cell], position=position
             )
         if self.garden[cell] < FACE_DOWN:
-            raise IllegalMove(
-                f"{move!r}: cell {CELLS[cell]} is face up, only face-down tiles can be taken"
-            )
+            raise IllegalMove(code="cell_face_up", move=move, cell=CELLS[cell])
         # A tile named here must be in hand before the take, even if it is the one taken:
         # accepting it would let a player probe face-down identities through errors.
         if plant is not None and plant not in self.hands[self.to_move]:
-            raise IllegalMove(
-                f"{move!r}: {TILE_NAMES[plant]} is not in your hand (use '*' to plant the "
-                "tile you take)"
-            )
+            raise IllegalMove(code="plant_tile_not_in_hand", move=move, tile=TILE_NAMES[plant])
         return code
 
     def _plant_code_of(self, move: str, code: int) -> int:
         p, cell, _ = self.pending
         if code < PLANT_STEP:
             raise IllegalMove(
-                f"{move!r}: plant a tile from your hand in {CELLS[cell]} first (the take "
-                f"{POSITIONS[p]} {CELLS[cell]} is pending): '=*' or '=' and a tile"
+                code="plant_first", move=move, cell=CELLS[cell], position=POSITIONS[p]
             )
         planted = code - PLANT_STEP - 1
         if planted >= 0 and planted not in self.hands[self.to_move]:
-            raise IllegalMove(f"{move!r}: {TILE_NAMES[planted]} is not in your hand")
+            raise IllegalMove(code="tile_not_in_hand", move=move, tile=TILE_NAMES[planted])
         return code
 
     def apply(self, move: str, seat: int | None = None) -> State:
@@ -944,7 +925,7 @@ class State(_Seated, _StateFields):
     def view(self, seat: int) -> View:
         """What ``seat`` may know."""
         if type(seat) is not int or not 0 <= seat < self.players:
-            raise IllegalMove(f"there is no seat {seat!r}")
+            raise IllegalMove(code="no_such_seat", seat=seat)
         return self._view(seat)
 
     def spectator_view(self) -> View:
@@ -1320,31 +1301,26 @@ def new_game(
 ) -> State:
     """The seeded deal of the module docstring."""
     if not isinstance(options, Options):
-        raise NotationError(f"options: expected topiary.Options, got {options!r}")
+        raise NotationError(code="options_not_options", value=options)
     players = options.players
     rng = Rng(seed)
     drawn_type = rng.randbelow(8)
     drawn_first = rng.randbelow(players)
     if players == 4:
         if removed_type is not None:
-            raise NotationError("removed_type: no type is removed with 4 players")
+            raise NotationError(code="removed_type_with_four")
         removed = None
     elif removed_type is None:
         removed = drawn_type
     else:
         _require(
             isinstance(removed_type, str) and len(removed_type) == 1 and removed_type in TYPES,
-            f"removed_type: {removed_type!r} is not a type letter of {TYPES}",
+            "removed_type_not_type",
+            value=removed_type,
+            types=TYPES,
         )
         removed = TYPES.index(removed_type)
-    if first_player is None:
-        first = drawn_first
-    else:
-        _require(
-            type(first_player) is int and 0 <= first_player < players,
-            f"first_player: {first_player!r} is not a seat 0..{players - 1}",
-        )
-        first = first_player
+    first = drawn_first if first_player is None else _seat(first_player, "first_player", players)
     tiles = list(options.game_tiles(removed))
     rng.shuffle(tiles)
     garden = [0] * 25
@@ -1400,44 +1376,49 @@ _POSITION_KEYS = {
 
 
 def _tile_list(data: Any, where: str, length: int | None = None) -> tuple[int, ...]:
-    _require(isinstance(data, list), f"{where}: expected a list of tiles, got {data!r}")
+    _require(isinstance(data, list), "tiles_not_list", field=where, value=data)
     if length is not None:
-        _require(len(data) == length, f"{where}: expected {length} tiles, got {len(data)}")
+        _require(len(data) == length, "tiles_count", field=where, length=length, count=len(data))
     return tuple(parse_tile(x, f"{where}[{i}]") for i, x in enumerate(data))
 
 
 def _seat(data: Any, where: str, players: int) -> int:
     _require(
         type(data) is int and 0 <= data < players,
-        f"{where}: {data!r} is not a seat 0..{players - 1}",
+        "not_a_seat",
+        field=where,
+        value=data,
+        last=players - 1,
     )
     return data
 
 
 def state_from_json(data: Any) -> State:
     """A full position from NOTATION.md's JSON; NotationError naming the field if malformed."""
-    _require(isinstance(data, dict), "position: expected a JSON object")
+    _require(isinstance(data, dict), "position_not_object")
     unknown = sorted(set(data) - _POSITION_KEYS)
-    _require(not unknown, f"position: unknown field {unknown[0]!r}" if unknown else "")
-    _require(data.get("game") == NAME, f"game: {data.get('game')!r}, expected {NAME!r}")
+    if unknown:
+        raise NotationError(code="position_unknown_field", field=unknown[0])
+    _require(data.get("game") == NAME, "wrong_game", game=data.get("game"), expected=NAME)
     options = Options.from_json(data.get("options", {}))
     players = options.players
     for key in ("garden", "unplaced", "hands", "to_move", "phase"):
-        _require(key in data, f"position: missing field {key!r}")
+        _require(key in data, "position_missing_field", field=key)
     _require(
-        players == 4 or "removed_type" in data,
-        f"position: missing field 'removed_type' (one type is removed with {players} players)",
+        players == 4 or "removed_type" in data, "position_missing_removed_type", players=players
     )
 
     removed_text = data.get("removed_type")
     if players == 4:
-        _require(removed_text is None, "removed_type: must be null with 4 players")
+        _require(removed_text is None, "removed_type_not_null")
         removed = None
     else:
         _require(
             isinstance(removed_text, str) and len(removed_text) == 1 and removed_text in TYPES,
-            f"removed_type: {removed_text!r} is not a type letter of {TYPES} "
-            f"(one type is removed with {players} players)",
+            "removed_type_invalid",
+            value=removed_text,
+            types=TYPES,
+            players=players,
         )
         removed = TYPES.index(removed_text)
 
@@ -1446,52 +1427,60 @@ def state_from_json(data: Any) -> State:
         isinstance(rows, list)
         and len(rows) == 5
         and all(isinstance(r, list) and len(r) == 5 for r in rows),
-        "garden: expected 5 rows of 5 cells, rank 5 first",
+        "garden_shape",
     )
     garden = [0] * 25
     for row in range(5):
         for col in range(5):
             cell = JSON_ORDER[row * 5 + col]
             garden[cell] = _parse_cell_tile(rows[row][col], f"garden {CELLS[cell]}")
-    _require(garden[CENTRE] < FACE_DOWN, "garden c3: the centre tile is always face up")
+    _require(garden[CENTRE] < FACE_DOWN, "centre_face_down")
 
     placed = data.get("visitors", {})
-    _require(isinstance(placed, dict), 'visitors: expected an object like {"c5:S": 0}')
+    _require(isinstance(placed, dict), "visitors_not_object")
     visitors = [-1] * len(POSITIONS)
     for name, seat in placed.items():
         p = POSITION_INDEX.get(name)
-        _require(p is not None, f"visitors: no such position {name!r}")
-        _require(p in options.positions, f"visitors: {name} is not in play (corner_diagonals)")
+        _require(p is not None, "visitors_no_such_position", position=name)
+        _require(p in options.positions, "visitors_not_in_play", position=name)
         visitors[p] = _seat(seat, f"visitors.{name}", players)
 
     unplaced = data.get("unplaced")
     _require(
         isinstance(unplaced, list) and len(unplaced) == players,
-        f"unplaced: expected a list of {players} counts",
+        "unplaced_not_list",
+        players=players,
     )
     for s, count in enumerate(unplaced):
         quota = options.visitors_each
         _require(
             type(count) is int and 0 <= count <= quota,
-            f"unplaced[{s}]: {count!r} is not 0..{quota}",
+            "unplaced_count",
+            seat=s,
+            count=count,
+            quota=quota,
         )
         on_board = visitors.count(s)
         _require(
             on_board + count == quota,
-            f"unplaced[{s}]: seat {s} has {on_board} visitors placed and {count} unplaced, "
-            f"not {quota}",
+            "unplaced_sum",
+            seat=s,
+            placed=on_board,
+            count=count,
+            quota=quota,
         )
 
     phase = data.get("phase")
-    _require(phase in PHASES, f"phase: {phase!r} is not 'draft', 'play' or 'over'")
+    _require(phase in PHASES, "phase_unknown", phase=phase)
     to_move = _seat(data.get("to_move"), "to_move", players)
     pending = _pending_from_json(data.get("pending"), garden, visitors, to_move, options)
-    _require(pending is None or phase == "play", f"pending: a take pending in phase {phase!r}")
+    _require(pending is None or phase == "play", "pending_outside_play", phase=phase)
 
     hands_data = data.get("hands")
     _require(
         isinstance(hands_data, list) and len(hands_data) == players,
-        f"hands: expected {players} hands",
+        "hands_count",
+        players=players,
     )
     hands = tuple(
         tuple(
@@ -1508,7 +1497,9 @@ def state_from_json(data: Any) -> State:
     if pending is not None:
         _require(
             pending[2] in hands[to_move],
-            f"pending.took: {TILE_NAMES[pending[2]]} is not in the hand of seat {to_move}",
+            "pending_took_not_in_hand",
+            tile=TILE_NAMES[pending[2]],
+            seat=to_move,
         )
 
     # A pending take's visitor is placed, but the turn is not over until the plant.
@@ -1517,11 +1508,11 @@ def state_from_json(data: Any) -> State:
         unplaced_at_turn[to_move] += 1
     all_placed = not any(unplaced_at_turn)
     if phase == "over":
-        _require(all_placed, "phase: 'over' but visitors are still unplaced")
+        _require(all_placed, "over_with_unplaced")
     else:
-        _require(not all_placed, f"phase: {phase!r} but every visitor is placed")
+        _require(not all_placed, "all_placed_not_over", phase=phase)
     if phase == "play":
-        _require(unplaced_at_turn[to_move] > 0, f"to_move: seat {to_move} has no visitors left")
+        _require(unplaced_at_turn[to_move] > 0, "to_move_no_visitors", seat=to_move)
 
     received = passed_on = None
     pool: tuple[int, ...] = ()
@@ -1530,13 +1521,14 @@ def state_from_json(data: Any) -> State:
         if phase == "draft":
             _require(
                 received[to_move] is not None,
-                f"draft.received[{to_move}]: the seat to move has been passed nothing",
+                "draft_nothing_received",
+                seat=to_move,
             )
-            _require(all(v < 0 for v in visitors), "visitors: placed during the draft")
+            _require(all(v < 0 for v in visitors), "visitors_in_draft")
             pool = received[to_move]
     else:
-        _require("draft" not in data, "draft: present but the draft option is off")
-        _require(phase != "draft", "phase: 'draft' but the draft option is off")
+        _require("draft" not in data, "draft_without_option")
+        _require(phase != "draft", "draft_phase_without_option")
 
     if "first_player" in data:
         first = _seat(data["first_player"], "first_player", players)
@@ -1559,15 +1551,18 @@ def state_from_json(data: Any) -> State:
     for tile, where in seen.items():
         _require(
             TILE_TYPE[tile] != removed,
-            f"{where}: {TILE_NAMES[tile]} is of the removed type {TYPES[removed or 0]}",
+            "tile_of_removed_type",
+            field=where,
+            tile=TILE_NAMES[tile],
+            type=TYPES[removed or 0],
         )
     box = tuple(t for t in options.game_tiles(removed) if t not in seen)
     if "box" in data:
         given = tuple(sorted(_tile_list(data["box"], "box")))
         _require(
             given == box,
-            "box: does not hold exactly the tiles that are nowhere else "
-            f"(expected {[TILE_NAMES[t] for t in box]})",
+            "box_mismatch",
+            box=[TILE_NAMES[t] for t in box],
         )
     return State(
         options=options,
@@ -1593,29 +1588,32 @@ def _pending_from_json(
     """A position's ``pending`` take; the gap (``.``) must be its cell and nowhere else."""
     gaps = [CELLS[c] for c in range(25) if garden[c] == GAP]
     if data is None:
-        _require(not gaps, f"garden {gaps[0]}: '.' (a gap) but no take is pending" if gaps else "")
+        if gaps:
+            raise NotationError(code="gap_without_pending", cell=gaps[0])
         return None
     _require(
         isinstance(data, dict) and set(data) == {"position", "cell", "took"},
-        'pending: expected {"position": "c5:S", "cell": "c4", "took": "N2"}',
+        "pending_not_object",
     )
     p = POSITION_INDEX.get(data["position"])
-    _require(p is not None, f"pending.position: no such position {data['position']!r}")
-    _require(p in options.positions, f"pending.position: {POSITIONS[p]} is not in play")
+    _require(p is not None, "pending_no_such_position", position=data["position"])
+    _require(p in options.positions, "pending_not_in_play", position=POSITIONS[p])
     _require(
         visitors[p] == to_move,
-        f"pending.position: the visitor at {POSITIONS[p]} must be the mover's (seat {to_move})",
+        "pending_visitor_not_movers",
+        position=POSITIONS[p],
+        seat=to_move,
     )
     cell = CELL_INDEX.get(data["cell"]) if isinstance(data["cell"], str) else None
     _require(
         cell is not None and cell in LINES[p],
-        f"pending.cell: {data['cell']!r} is not a cell of the sight line of {POSITIONS[p]}",
+        "pending_cell_not_in_line",
+        cell=data["cell"],
+        position=POSITIONS[p],
     )
-    _require(
-        gaps == [CELLS[cell]],
-        f"garden: the pending take's cell {CELLS[cell]} must be the only gap ('.'), "
-        f"found {gaps or 'none'}",
-    )
+    if not gaps:
+        raise NotationError(code="pending_gap_missing", cell=CELLS[cell])
+    _require(gaps == [CELLS[cell]], "pending_gap_elsewhere", cell=CELLS[cell], gaps=gaps)
     return p, cell, parse_tile(data["took"], "pending.took")
 
 
@@ -1628,7 +1626,7 @@ def state_from_view_json(data: Any) -> tuple[State, frozenset[int]]:
     filled with an unseen tile (in tile order) and the answer does not depend on the choice.
     Also returns the seats whose hands were unknown, for callers that need a hand.
     """
-    _require(isinstance(data, dict), "position: expected a JSON object")
+    _require(isinstance(data, dict), "position_not_object")
     rows, hands, pending = data.get("garden"), data.get("hands"), data.get("pending")
     draft = data.get("draft") if isinstance(data.get("draft"), dict) else {}
     pools = [
@@ -1645,10 +1643,7 @@ def state_from_view_json(data: Any) -> tuple[State, frozenset[int]]:
     took_unknown = isinstance(pending, dict) and pending.get("took") == "?"
     if not (_has_unknown(rows) or _has_unknown(hands) or _has_unknown(pools) or took_unknown):
         return state_from_json(data), frozenset()
-    _require(
-        "box" not in data,
-        "box: a position with '?' cannot also list the box (it is what nobody has seen)",
-    )
+    _require("box" not in data, "box_with_unknowns")
     options = Options.from_json(data.get("options", {}))
     removed = data.get("removed_type")
     removed_type = TYPES.index(removed) if isinstance(removed, str) and removed in TYPES else None
@@ -1665,7 +1660,7 @@ def state_from_view_json(data: Any) -> tuple[State, frozenset[int]]:
         if text != "?":
             return text
         tile = next(unseen, None)
-        _require(tile is not None, "position: more '?' than tiles nobody has seen")
+        _require(tile is not None, "too_many_unknowns")
         return tile.lower() if face_down else tile
 
     completed = dict(data)
@@ -1705,7 +1700,7 @@ def state_from_view_json(data: Any) -> tuple[State, frozenset[int]]:
         # hand is unknown); any of its completed tiles will do.
         mover = data.get("to_move")
         hand = completed.get("hands")[mover] if _is_seat_of(mover, completed.get("hands")) else []
-        _require(bool(hand), "pending.took: '?' but the mover's hand is not listed")
+        _require(bool(hand), "pending_took_hand_unknown")
         completed["pending"] = {**pending, "took": hand[0]}
     return state_from_json(completed), unknown_hands
 
@@ -1725,7 +1720,9 @@ def _has_unknown(rows: Any) -> bool:
 
 
 def _claim(seen: dict[int, str], tile: int, where: str) -> None:
-    _require(tile not in seen, f"{where}: {TILE_NAMES[tile]} is also in {seen.get(tile)}")
+    _require(
+        tile not in seen, "tile_twice", field=where, tile=TILE_NAMES[tile], other=seen.get(tile)
+    )
     seen[tile] = where
 
 
@@ -1740,13 +1737,14 @@ def _derived_first_player(options: Options, unplaced, to_move: int) -> int:
 
 
 def _draft_from_json(data: Any, players: int):
-    _require(isinstance(data, dict), 'draft: expected {"received": [...], "passed_on": [...]}')
+    _require(isinstance(data, dict), "draft_not_object")
     out = []
     for key in ("received", "passed_on"):
         lists = data.get(key)
         _require(
             isinstance(lists, list) and len(lists) == players,
-            f"draft.{key}: expected one entry (a tile list or null) per seat",
+            "draft_entries",
+            key=key,
         )
         out.append(
             tuple(
@@ -1765,10 +1763,10 @@ def make_record(initial: State, moves, *, seed: int | str | None, names) -> dict
     return records.make_record(sys.modules[__name__], initial, moves, seed=seed, names=names)
 
 
-def _check_deal(initial: State, seed) -> str | None:
+def _check_deal(initial: State, seed) -> RecordError | None:
     removed = None if initial.removed_type is None else TYPES[initial.removed_type]
     dealt = new_game(initial.options, seed, removed_type=removed, first_player=initial.first_player)
-    return None if dealt == initial else f"not the deal of seed {seed!r}"
+    return None if dealt == initial else RecordError(code="not_seed_deal", seed=seed)
 
 
 def replay(record: Any) -> list[State]:

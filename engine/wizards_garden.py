@@ -36,7 +36,7 @@ from typing import Any
 
 from engine import records
 from engine.definition import GameDefinition, RuleOption, ScoreColumn
-from engine.errors import EngineError, IllegalMove, NotationError
+from engine.errors import EngineError, IllegalMove, NotationError, RecordError
 from engine.rng import Rng
 
 NAME = "wizards_garden"
@@ -47,6 +47,8 @@ SEEDS = 20
 SETUP_SEEDS = 4
 #: Seeds that go back to the basket for each harvested line (the fourth becomes a flower).
 RETURNED_PER_LINE = 3
+#: Why a game ends, in words (``State.end_reason``): the basket, the board empty, the board full.
+END_REASONS = ("the basket is empty", "the board is empty", "the board is full")
 
 SETUP, PLAY, OVER = "setup", "play", "over"
 WHITE, BLACK = "W", "B"
@@ -159,15 +161,13 @@ class Options:
         if data is None:
             return cls()
         if not isinstance(data, dict):
-            raise NotationError(f"field 'options' must be an object, got {data!r}")
+            raise NotationError(code="wg_options_not_object", value=data)
         unknown = sorted(set(data) - {"setup_apart"})
         if unknown:
-            raise NotationError(
-                f"unknown option {unknown[0]!r}: the Wizards' Garden option is setup_apart"
-            )
+            raise NotationError(code="wg_unknown_option", option=unknown[0])
         setup_apart = data.get("setup_apart", False)
         if not isinstance(setup_apart, bool):
-            raise NotationError(f"option 'setup_apart' must be true or false, got {setup_apart!r}")
+            raise NotationError(code="wg_setup_apart_not_bool", value=setup_apart)
         return cls(setup_apart=setup_apart)
 
     def to_json(self) -> dict:
@@ -250,11 +250,11 @@ class State:
         if self.phase == SETUP:
             return None
         if self.basket == 0:
-            return "the basket is empty"
+            return END_REASONS[0]
         if self.occupied == 0:
-            return "the board is empty"
+            return END_REASONS[1]
         if self.occupied == FULL_BOARD:
-            return "the board is full"
+            return END_REASONS[2]
         return None
 
     def _setup_line(self, cell: int, black: bool) -> str | None:
@@ -364,42 +364,30 @@ class State:
         saying why the move is not allowed (or not understood).
         """
         if not isinstance(move, str):
-            raise IllegalMove(f"a move is text like 'b2B', got {move!r}")
+            raise IllegalMove(code="wg_move_not_text", move=move)
         if self.phase == OVER:
-            raise IllegalMove(f"the game is over: {self.end_reason()}")
+            raise IllegalMove(code="wg_game_over", end_reason=self.end_reason())
         if seat is not None and seat != self.to_move:
-            raise IllegalMove(f"not your turn: seat {self.to_move} is to move")
+            raise IllegalMove(code="wg_not_your_turn", to_move=self.to_move)
         match = _MOVE.fullmatch(move)
         if match is None:
-            raise IllegalMove(
-                f"malformed move {move!r}: expected a cell a1-d4 and a side W or B, like 'b2B',"
-                " and '/' with the lines when naming a harvest, like 'b2B/a1-d4'"
-            )
+            raise IllegalMove(code="wg_move_malformed", move=move)
         cell_name, side, suffix = match.groups()
         cell, black, head = _CELL_INDEX[cell_name], side == BLACK, cell_name + side
         occupied = self.occupied
         if occupied >> cell & 1:
-            raise IllegalMove(f"{cell_name} is occupied")
+            raise IllegalMove(code="cell_occupied", cell=cell_name)
         if self.phase == SETUP:
             if suffix is not None:
-                raise IllegalMove(
-                    f"{move}: a setup placement harvests nothing, so it names no lines"
-                )
+                raise IllegalMove(code="setup_names_lines", move=move)
             if self.options.setup_apart and NEIGHBOURS[cell] & occupied:
-                raise IllegalMove(
-                    f"{cell_name} is next to a seed: setup_apart keeps setup seeds apart"
-                )
+                raise IllegalMove(code="setup_apart_adjacent", cell=cell_name)
             line = self._setup_line(cell, black)
             if line is not None:
-                raise IllegalMove(
-                    f"{head} would complete {line} as four {side} seeds,"
-                    " which a setup placement may not do"
-                )
+                raise IllegalMove(code="setup_completes_line", move=head, line=line, side=side)
             return cell | black * _BLACK_BIT
         if not NEIGHBOURS[cell] & occupied:
-            raise IllegalMove(
-                f"{cell_name} is not next to a seed: plant orthogonally adjacent to a seed"
-            )
+            raise IllegalMove(code="not_next_to_seed", cell=cell_name)
         full = _full_lines(*self._planted(cell, black))
         choices = _harvest_choices(full)
         named = _NAMED_BIT if len(choices) > 1 else 0
@@ -407,11 +395,11 @@ class State:
         if suffix is None:
             if named:
                 options = ", ".join(f"{head}/{_lines_text(c)}" for c in choices)
-                raise IllegalMove(f"{head} makes harvests that share seeds: name one of {options}")
+                raise IllegalMove(code="harvest_choice_needed", move=head, choices=options)
             return code | choices[0] << _LINES_SHIFT
         lines = _parse_lines(suffix, move)
         if not full:
-            raise IllegalMove(f"{head} harvests nothing: drop '/{suffix}'")
+            raise IllegalMove(code="harvests_nothing", move=head, lines=suffix)
         _check_harvest(head, full, lines)
         return code | lines << _LINES_SHIFT
 
@@ -447,7 +435,7 @@ class State:
     def view(self, seat: int) -> View:
         """What ``seat`` may know: everything, as nothing is hidden in this game."""
         if seat not in (0, 1):
-            raise EngineError(f"no seat {seat!r}: the seats are 0 and 1")
+            raise EngineError(code="wg_no_such_seat", seat=seat)
         return View(seat, self)
 
     def spectator_view(self) -> View:
@@ -462,11 +450,10 @@ def _parse_lines(suffix: str, move: str) -> int:
         k = _LINE_INDEX.get(name)
         if k is None:
             raise IllegalMove(
-                f"{move}: unknown line {name!r}; lines are named by their end cells: "
-                + ", ".join(LINE_NAMES)
+                code="unknown_line", move=move, line=name, lines=", ".join(LINE_NAMES)
             )
         if lines >> k & 1:
-            raise IllegalMove(f"{move}: line {name} is named twice")
+            raise IllegalMove(code="line_named_twice", move=move, line=name)
         lines |= 1 << k
     return lines
 
@@ -475,24 +462,21 @@ def _check_harvest(head: str, full: int, lines: int) -> None:
     """Refuse a named harvest that is not a maximal set of disjoint harvest conditions."""
     for k in _bits(lines):
         if not full >> k & 1:
-            raise IllegalMove(
-                f"{LINE_NAMES[k]} is not a harvest after {head}: it is not four seeds of one colour"
-            )
+            raise IllegalMove(code="line_not_harvest", line=LINE_NAMES[k], move=head)
     for k in _bits(lines):
         for j in _bits(lines & ~((2 << k) - 1)):
             shared = LINE_MASKS[k] & LINE_MASKS[j]
             if shared:
                 raise IllegalMove(
-                    f"{LINE_NAMES[k]} and {LINE_NAMES[j]} share {CELLS[next(_bits(shared))]}:"
-                    " only one of them may be harvested"
+                    code="harvest_lines_overlap",
+                    line=LINE_NAMES[k],
+                    other=LINE_NAMES[j],
+                    cell=CELLS[next(_bits(shared))],
                 )
     covered = sum(LINE_MASKS[k] for k in _bits(lines))
     for k in _bits(full & ~lines):
         if not LINE_MASKS[k] & covered:
-            raise IllegalMove(
-                f"{head} must also harvest {LINE_NAMES[k]}, which shares no seed with the lines"
-                " named"
-            )
+            raise IllegalMove(code="harvest_incomplete", move=head, line=LINE_NAMES[k])
 
 
 @dataclass(frozen=True, slots=True)
@@ -570,7 +554,7 @@ def new_game(
     if first_player is None:
         first_player = Rng(seed).randbelow(2)
     elif first_player not in (0, 1) or isinstance(first_player, bool):
-        raise EngineError(f"first_player must be 0 or 1, got {first_player!r}")
+        raise EngineError(code="wg_first_player", value=first_player)
     return State(0, 0, SEEDS, ((0, 0), (0, 0)), None, first_player, SETUP, options or Options())
 
 
@@ -580,21 +564,19 @@ _POSITION_FIELDS = ("game", "board", "basket", "harvested", "staff", "to_move", 
 def _int_field(data: dict, name: str, low: int, high: int) -> int:
     value = data[name]
     if type(value) is not int or not low <= value <= high:
-        raise NotationError(f"field {name!r} must be a whole number {low}-{high}, got {value!r}")
+        raise NotationError(code="wg_field_number", field=name, low=low, high=high, value=value)
     return value
 
 
 def _parse_board(board: Any) -> tuple[int, int]:
     """The (white, black) masks of a board given rank 4 first, file a first."""
     if not isinstance(board, list) or len(board) != 4:
-        raise NotationError("field 'board' must be 4 rows of 4 cells, rank 4 first")
+        raise NotationError(code="wg_board_shape")
     white = black = 0
     for row_index, row in enumerate(board):
         rank = 4 - row_index
         if not isinstance(row, list) or len(row) != 4:
-            raise NotationError(
-                f"board row {row_index + 1} (rank {rank}) must be a list of 4 cells"
-            )
+            raise NotationError(code="wg_board_row", row=row_index + 1, rank=rank)
         for file, value in enumerate(row):
             name = f"{FILES[file]}{rank}"
             bit = 1 << _CELL_INDEX[name]
@@ -603,22 +585,22 @@ def _parse_board(board: Any) -> tuple[int, int]:
             elif value == BLACK:
                 black |= bit
             elif value != EMPTY:
-                raise NotationError(f"board cell {name}: expected 'W', 'B' or '.', got {value!r}")
+                raise NotationError(code="wg_board_cell", cell=name, value=value)
     return white, black
 
 
 def _parse_harvested(harvested: Any) -> tuple[tuple[int, int], tuple[int, int]]:
     if not isinstance(harvested, list) or len(harvested) != 2:
-        raise NotationError("field 'harvested' must list 2 seats' flowers, like {'W': 0, 'B': 0}")
+        raise NotationError(code="wg_harvested_shape")
     seats = []
     for seat, flowers in enumerate(harvested):
         if not isinstance(flowers, dict) or set(flowers) != {WHITE, BLACK}:
-            raise NotationError(f"harvested[{seat}] must be an object with counts 'W' and 'B'")
+            raise NotationError(code="wg_harvested_seat", seat=seat)
         for side in (WHITE, BLACK):
             count = flowers[side]
             if type(count) is not int or not 0 <= count <= SEEDS:
                 raise NotationError(
-                    f"harvested[{seat}].{side} must be a whole number 0-{SEEDS}, got {count!r}"
+                    code="wg_harvested_count", seat=seat, side=side, seeds=SEEDS, value=count
                 )
         seats.append((flowers[WHITE], flowers[BLACK]))
     return seats[0], seats[1]
@@ -632,26 +614,26 @@ def state_from_json(data: Any) -> State:
     a phase that fits the board.
     """
     if not isinstance(data, dict):
-        raise NotationError("a Wizards' Garden position must be a JSON object")
+        raise NotationError(code="wg_position_not_object")
     missing = [name for name in _POSITION_FIELDS if name not in data]
     if missing:
-        raise NotationError(f"position is missing field {missing[0]!r}")
+        raise NotationError(code="wg_position_missing_field", field=missing[0])
     unknown = sorted(set(data) - {*_POSITION_FIELDS, "options"})
     if unknown:
-        raise NotationError(f"unknown field {unknown[0]!r} in a Wizards' Garden position")
+        raise NotationError(code="wg_position_unknown_field", field=unknown[0])
     if data["game"] != NAME:
-        raise NotationError(f"field 'game' must be {NAME!r}, got {data['game']!r}")
+        raise NotationError(code="wg_wrong_game", expected=NAME, game=data["game"])
     options = Options.from_json(data.get("options"))
     white, black = _parse_board(data["board"])
     basket = _int_field(data, "basket", 0, SEEDS)
     harvested = _parse_harvested(data["harvested"])
     staff = data["staff"]
     if staff is not None and (type(staff) is not int or staff not in (0, 1)):
-        raise NotationError(f"field 'staff' must be null, 0 or 1, got {staff!r}")
+        raise NotationError(code="wg_staff_value", value=staff)
     to_move = _int_field(data, "to_move", 0, 1)
     phase = data["phase"]
     if phase not in (SETUP, PLAY, OVER):
-        raise NotationError(f"field 'phase' must be 'setup', 'play' or 'over', got {phase!r}")
+        raise NotationError(code="wg_phase_unknown", value=phase)
     state = State(white, black, basket, harvested, staff, to_move, phase, options)
     _check_reachable(state)
     return state
@@ -663,43 +645,37 @@ def _check_reachable(state: State) -> None:
     flowers = sum(w + b for w, b in state.harvested)
     if on_board + state.basket + flowers != SEEDS:
         raise NotationError(
-            f"seeds must add up to {SEEDS}: board {on_board} + basket {state.basket}"
-            f" + flowers {flowers} = {on_board + state.basket + flowers}"
+            code="wg_seed_count",
+            seeds=SEEDS,
+            board=on_board,
+            basket=state.basket,
+            flowers=flowers,
+            total=on_board + state.basket + flowers,
         )
     black_flowers = sum(b for _, b in state.harvested)
     if state.staff is None and black_flowers:
-        raise NotationError(
-            "field 'staff' is null, but a black line was harvested: its harvester holds the staff"
-        )
+        raise NotationError(code="wg_staff_missing")
     if state.staff is not None and not state.harvested[state.staff][1]:
-        raise NotationError(
-            f"field 'staff': seat {state.staff} holds the staff without a black flower"
-        )
+        raise NotationError(code="wg_staff_without_flower", seat=state.staff)
     full = _full_lines(state.white, state.black)
     if full:
-        raise NotationError(
-            f"board: line {LINE_NAMES[next(_bits(full))]} is four seeds of one colour,"
-            " which the rules would have harvested"
-        )
+        raise NotationError(code="wg_unharvested_line", line=LINE_NAMES[next(_bits(full))])
     if state.phase == SETUP:
         if flowers:
-            raise NotationError("phase 'setup', but flowers have been harvested")
+            raise NotationError(code="wg_setup_with_flowers")
         if on_board >= SETUP_SEEDS:
-            raise NotationError(f"phase 'setup' with {on_board} seeds on the board: setup places 4")
+            raise NotationError(code="wg_setup_seed_count", count=on_board)
         if state.options.setup_apart and _spread(state.occupied) & state.occupied:
             near = next(_bits(_spread(state.occupied) & state.occupied))
-            raise NotationError(f"board cell {CELLS[near]}: setup_apart keeps setup seeds apart")
+            raise NotationError(code="wg_setup_apart_position", cell=CELLS[near])
         return
     if not flowers and on_board < SETUP_SEEDS:
-        raise NotationError(
-            f"phase {state.phase!r} with {on_board} seeds on the board and no harvest yet:"
-            " setup places 4"
-        )
+        raise NotationError(code="wg_setup_unfinished", phase=state.phase, count=on_board)
     reason = state.end_reason()
     if state.phase == PLAY and reason is not None:
-        raise NotationError(f"phase 'play', but the game is over: {reason}")
+        raise NotationError(code="wg_play_but_over", end_reason=reason)
     if state.phase == OVER and reason is None:
-        raise NotationError(f"phase 'over', but seat {state.to_move} can still plant")
+        raise NotationError(code="wg_over_but_can_plant", seat=state.to_move)
 
 
 def make_record(
@@ -720,11 +696,11 @@ def make_record(
     return records.make_record(sys.modules[__name__], initial, canonical, seed=seed, names=names)
 
 
-def _check_deal(initial: State, seed: int | str) -> str | None:
+def _check_deal(initial: State, seed: int | str) -> RecordError | None:
     """Why ``initial`` is not a deal of ``seed``: any fresh board, first player drawn or picked."""
     if initial == new_game(initial.options, seed, initial.first_player):
         return None
-    return f"not the deal of seed {seed!r}: a deal is an empty board with 20 seeds in the basket"
+    return RecordError(code="wg_not_seed_deal", seed=seed)
 
 
 def replay(record: Any) -> list[State]:
@@ -749,7 +725,7 @@ GAME = GameDefinition(
     rule_options=(RuleOption("setup_apart", "Setup seeds apart", "setup seeds may not touch."),),
     # Takebacks are a casual extra (WIZARDS_GARDEN.md, Online extras).
     casual_takebacks=True,
-    end_reasons=True,
+    end_reasons=END_REASONS,
     score_columns=(
         ScoreColumn("W", "Dovetail (W)"),
         ScoreColumn("B", "Ravenclaw (B)"),

@@ -21,6 +21,7 @@ from games import live, seek_selectors, seeks, selectors, services
 from games.actions import SOCKET_ACTIONS, action_run, refused_frame
 from games.models import Game
 from topiary_site import metrics
+from topiary_site.i18n import SocketLanguage
 from topiary_site.socket_db import db
 
 log = logging.getLogger(__name__)
@@ -154,8 +155,9 @@ async def _membership_end(consumer, group: str) -> None:
         log.warning("could not leave group %s (%s); the entry expires", group, error)
 
 
-class _RenewingConsumer(AsyncJsonWebsocketConsumer):
-    """A consumer whose membership renewal ends with it, even if it ends by a crash."""
+class _RenewingConsumer(SocketLanguage, AsyncJsonWebsocketConsumer):
+    """A consumer whose membership renewal ends with it, even if it ends by a crash; it
+    speaks its socket's language (``SocketLanguage``)."""
 
     async def __call__(self, scope, receive, send):
         try:

@@ -158,7 +158,7 @@ def replay_frames(record: dict) -> dict:
     game) when the record does not replay.
     """
     if not isinstance(record, dict) or not isinstance(record.get("game"), str):
-        raise RecordError('record: expected a JSON object with a "game" field')
+        raise RecordError(code="record_without_game")
     module = game_module(record["game"])
     states = module.replay(record)
     frames = [_replay_frame(module, 0, None, None, None, states[0])]
@@ -172,7 +172,7 @@ def replay_frames(record: dict) -> dict:
             try:
                 pending = before.apply(take_step)
             except EngineError as error:
-                raise RecordError(str(error), ply=turn + 1) from None
+                raise RecordError.at_ply(error, turn + 1) from None
             frames.append(
                 _replay_frame(
                     module, len(frames), f"{take_step} (took {took})", "take", before, pending

@@ -14,10 +14,12 @@ from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from engine.errors import EngineError
 from engine.games import all_games, game_definition
+from games import engine_text
 from games.history_selectors import (
     RESULTS,
     finished_game,
@@ -169,7 +171,10 @@ class ImportForm(forms.Form):
         try:
             cleaned["replay"] = replay_frames(record)
         except EngineError as error:
-            raise forms.ValidationError(f"This record does not replay: {error}") from None
+            raise forms.ValidationError(
+                gettext("This record does not replay: %(reason)s")
+                % {"reason": engine_text.error_message(error)}
+            ) from None
         return cleaned
 
 

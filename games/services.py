@@ -27,7 +27,7 @@ from django.utils import timezone
 from accounts.services import bot_ensure
 from engine.errors import EngineError
 from engine.games import game_definition
-from games import frames, live, user_events
+from games import engine_text, frames, live, user_events
 from games.models import Game, Seat
 from games.signals import game_finished, game_scored
 from games.thinking import bot_choose
@@ -171,7 +171,7 @@ def _options_checked(kind: str, players: int, options: dict | None) -> dict:
     try:
         return game_definition(kind).table_options(players, options)
     except EngineError as error:
-        raise Refused("bad_request", str(error)) from None
+        raise Refused("bad_request", engine_text.error_message(error)) from None
 
 
 def _time_checked(clock_initial, clock_increment, correspondence_days) -> dict:
@@ -426,7 +426,7 @@ def _game_start(game: Game, seats: list[Seat], first_player: int | None = None) 
             module.Options.from_json(game.options), game.seed, first_player=first_player
         )
     except EngineError as error:
-        raise Refused("bad_request", str(error)) from None
+        raise Refused("bad_request", engine_text.error_message(error)) from None
     now = timezone.now()
     game.state = game.initial = state.to_json()
     game.status = Game.Status.ACTIVE
@@ -637,7 +637,7 @@ def _move_apply(
         # A plant step takes nothing itself: it carries its turn's take (for "=*").
         took = game.moves[-1]["took"] if planting else state.took(move)
     except EngineError as error:
-        raise Refused("illegal", str(error)) from None
+        raise Refused("illegal", engine_text.error_message(error)) from None
     _move_counted(game, seat)
     game.moves = [*game.moves, {"seat": seat.index, "move": move, "took": took}]
     game.ply += 1

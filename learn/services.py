@@ -8,6 +8,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from engine.errors import EngineError
+from games import engine_text
 from learn import selectors
 from learn.lessons import Attempt, Lesson
 from learn.models import LessonProgress
@@ -79,9 +80,10 @@ def lesson_answer_check(*, lesson: Lesson, number: int, answer: Any, user) -> Ve
         try:
             state = state.apply(move, seat=seat)
         except EngineError as error:
+            reason = engine_text.error_message(error)
             raise AnswerRefused(
                 _("step %(index)s (%(move)s): %(reason)s")
-                % {"index": index, "move": move, "reason": error}
+                % {"index": index, "move": move, "reason": reason}
             ) from error
     if state.pending_step:
         payload = {

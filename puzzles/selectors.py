@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from engine import puzzles as engine_puzzles
 from engine import topiary
 from engine.errors import EngineError
+from games import engine_text
 from puzzles.models import DailyPuzzle, PuzzleAttempt, PuzzleStreak
 from puzzles.services import SubmissionRefused, checked_moves
 
@@ -56,7 +57,7 @@ def puzzle_progress(puzzle: DailyPuzzle, submission) -> Progress:
         for move in moves:
             state = state.apply(move, seat=puzzle.seat)
     except EngineError as error:
-        raise SubmissionRefused(str(error)) from error
+        raise SubmissionRefused(engine_text.error_message(error)) from error
     left = puzzle.k - len(moves)
     return Progress(
         position=solver_position(state.to_json(), puzzle.seat),

@@ -23,6 +23,7 @@ from django.utils.translation import ngettext
 
 from engine import puzzles as engine_puzzles
 from engine.errors import EngineError
+from games import engine_text
 from puzzles.models import DailyPuzzle, PuzzleAttempt, PuzzleStreak
 from ratings import elo
 from ratings.services import rating_record_puzzle
@@ -163,7 +164,7 @@ def puzzle_attempt_submit(*, puzzle: DailyPuzzle, user, submission: Any) -> Verd
     try:
         score = engine_puzzles.grade(puzzle.position, moves)
     except EngineError as error:
-        raise SubmissionRefused(str(error)) from error
+        raise SubmissionRefused(engine_text.error_message(error)) from error
     solved = score >= puzzle.optimum
     if not user.is_authenticated:
         return Verdict(

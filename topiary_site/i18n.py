@@ -14,6 +14,7 @@ from django.views.i18n import set_language as django_set_language
 
 from accounts import selectors as account_selectors
 from accounts import services as account_services
+from topiary_site.socket_db import db
 
 SUPPORTED = frozenset(code for code, _ in settings.LANGUAGES)
 
@@ -70,3 +71,34 @@ def socket_language(scope) -> str:
         except LookupError:
             continue
     return settings.LANGUAGE_CODE
+
+
+async def _language_at_connect(scope) -> str:
+    """``socket_language``; a signed-in player's setting is read on the socket database
+    threads (a visitor's language needs no database)."""
+    user = scope.get("user")
+    if user is not None and user.is_authenticated:
+        return await db(socket_language)(scope)
+    return socket_language(scope)
+
+
+class SocketLanguage:
+    """A consumer (mixed in before Channels' class) that speaks its socket's language.
+
+    The language is chosen once, as the socket connects, and is active while the consumer
+    handles each message and event: its refusals, errors and any frame it builds for
+    itself alone are said in it. Translation follows the context, not the thread, and
+    ``socket_db.db`` runs each call in a copy of the caller's context, so the work done
+    on the database threads speaks it too. A frame built once for a whole group (a
+    game's move, sent to every viewer) is built elsewhere and carries codes and the
+    engine's English, which each page turns into its reader's words.
+    """
+
+    #: The socket's language (a code of ``settings.LANGUAGES``), None until it connects.
+    language: str | None = None
+
+    async def dispatch(self, message):
+        if self.language is None:
+            self.language = await _language_at_connect(self.scope)
+        with translation.override(self.language):
+            await super().dispatch(message)

@@ -7,6 +7,7 @@ page's live part again over HTTP (as lichess does), so a lost message costs noth
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from chat.sockets import chat_frame, chat_receive, chat_request
+from topiary_site.i18n import SocketLanguage
 from topiary_site.socket_db import db
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_group
@@ -17,8 +18,9 @@ def _version(tournament_id: int) -> int | None:
     return Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True).first()
 
 
-class TournamentConsumer(AsyncJsonWebsocketConsumer):
-    """Anyone may watch a tournament: nothing sent here is secret."""
+class TournamentConsumer(SocketLanguage, AsyncJsonWebsocketConsumer):
+    """Anyone may watch a tournament: nothing sent here is secret. Its chat speaks the
+    socket's language (``SocketLanguage``)."""
 
     async def connect(self):
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])

@@ -1,0 +1,93 @@
+"""The site's translations of the engine (games.engine_text): every error code has its
+message, in English exactly the engine's, and every text the engine hands the site to
+show is in the catalogue."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import topiary, wizards_garden
+from engine.errors import MESSAGES, EngineError, IllegalMove, RecordError
+from engine.games import GAMES
+from games import engine_text
+from tests.engine.test_errors import emptied_basket, placeholders
+
+
+def test_every_code_has_a_site_translation_of_the_same_english():
+    assert set(engine_text.MESSAGES) == set(MESSAGES)
+    for code, template in engine_text.MESSAGES.items():
+        assert str(template) == MESSAGES[code], code
+        assert placeholders(str(template)) == placeholders(MESSAGES[code]), code
+
+
+def _error(call, *args, **kwargs) -> EngineError:
+    with pytest.raises(EngineError) as caught:
+        call(*args, **kwargs)
+    return caught.value
+
+
+def _sample_errors() -> list[EngineError]:
+    start = topiary.new_game(topiary.Options(players=2), seed=1, first_player=0)
+    record = topiary.make_record(start, ["c5:S"], seed=1, names=["ann", "bob"])
+    garden = wizards_garden.new_game(seed=1, first_player=0).apply("a1W")
+    return [
+        _error(start.apply, "a1:Q"),
+        _error(start.apply, "c5:S", seat=1),
+        _error(start.apply("c5:S").apply, "c5:S"),
+        _error(topiary.replay, {**record, "moves": ["c5:S", "c5:S"]}),
+        _error(topiary.replay, {**record, "seed": 2}),
+        _error(topiary.state_from_json, {"game": "chess"}),
+        _error(garden.apply, "a1B"),
+        _error(wizards_garden.GAME.table_options, 3, {}),
+        IllegalMove("a game of the house's own: its error has no code"),
+    ]
+
+
+def test_in_english_the_site_says_what_the_engine_says():
+    for error in _sample_errors():
+        assert engine_text.error_message(error) == str(error)
+
+
+def test_the_engine_words_in_params_are_translated_with_the_message(monkeypatch):
+    monkeypatch.setattr(engine_text, "gettext", str.upper)
+    over = emptied_basket("over")
+    error = _error(wizards_garden.state_from_json(over).apply, "c2W")
+    assert error.code == "wg_game_over"
+    assert engine_text.error_message(error) == "the game is over: THE BASKET IS EMPTY"
+    error = _error(wizards_garden.GAME.table_options, 3, {})
+    assert engine_text.error_message(error) == "Wizards' Garden is for 2 players"
+
+
+def test_a_wrapped_error_says_the_inner_one_in_the_same_language(monkeypatch):
+    inner = _error(topiary.new_game(topiary.Options(), seed=1).apply, "a1:Q")
+    wrapped = RecordError(code="record_initial", inner=inner)
+    said = engine_text.error_message
+    # The inner error is said again (translated), not taken from the English params.
+    monkeypatch.setattr(
+        engine_text, "error_message", lambda error: "INNER" if error is inner else said(error)
+    )
+    assert said(wrapped) == "initial: INNER"
+    assert said(RecordError.at_ply(inner, 3)) == f"ply 3: {inner}"
+
+
+def _shown_texts(game) -> list[str]:
+    texts = [text for option in game.rule_options for text in (option.label, option.help)]
+    texts += [text for column in game.score_columns for text in (column.label, column.flag)]
+    texts += list(game.end_reasons)
+    texts.append(game.seats_text)
+    return [text for text in texts if text and not text.isdigit()]
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.name)
+def test_every_text_a_game_definition_shows_is_in_the_catalogue(game):
+    missing = [text for text in _shown_texts(game) if text not in engine_text.ENGINE_TEXTS]
+    assert missing == []
+    assert game.title not in engine_text.ENGINE_TEXTS  # a name, not translated
+
+
+def test_the_tile_type_names_are_in_the_catalogue():
+    assert set(topiary.TYPE_NAMES.values()) <= set(engine_text.ENGINE_TEXTS)
+
+
+def test_the_page_scripts_get_every_engine_text_in_the_active_language():
+    assert engine_text.engine_texts_for_js() == {text: text for text in engine_text.ENGINE_TEXTS}
