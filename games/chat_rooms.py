@@ -8,6 +8,8 @@ too. The rooms are pushed to the game's existing socket groups.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from chat.rooms import Room, place, write_closed
 from games import live, selectors
 from games.models import Game
@@ -25,10 +27,10 @@ def game_rooms(game_id, user) -> list[Room]:
     seat_groups = tuple(live.seat_group(game_id, seat.index) for seat in seats)
     over = game.status in OVER
     watchers = (live.watchers_group(game_id), *(seat_groups if over else ()))
-    spectators = Room(f"game-{game_id}-spectators", "spectators", "Spectators", watchers, closed)
+    spectators = Room(f"game-{game_id}-spectators", "spectators", _("Spectators"), watchers, closed)
     if selectors.seat_of(seats, user) is None:
         return [spectators]
-    players = Room(f"game-{game_id}-players", "players", "Players", seat_groups, closed)
+    players = Room(f"game-{game_id}-players", "players", _("Players"), seat_groups, closed)
     if not over:
         return [players]
     watched = Room(
@@ -36,11 +38,11 @@ def game_rooms(game_id, user) -> list[Room]:
         spectators.name,
         spectators.title,
         watchers,
-        "Players read the spectators' room once the game is over; they write in their own.",
+        _("Players read the spectators' room once the game is over; they write in their own."),
     )
     return [players, watched]
 
 
 @place("lobby")
 def lobby_rooms(_place_id, user) -> list[Room]:
-    return [Room("lobby", "lobby", "Lobby", (live.LOBBY_GROUP,), write_closed(user))]
+    return [Room("lobby", "lobby", _("Lobby"), (live.LOBBY_GROUP,), write_closed(user))]

@@ -1,10 +1,12 @@
 """Forms of the lobby: a new table, a challenge, a game against bots."""
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from engine.games import GAMES, all_games, game_definition
 from games.models import TimeControl
-from games.services import BOT_LEVELS
+from games.services import BOT_LEVEL_CHOICES, players_refusal
 
 
 def _kind_choices() -> list[tuple[str, str]]:
@@ -17,11 +19,21 @@ def _seat_choices() -> list[tuple[int, str]]:
 
 
 def _seats_help() -> str:
-    return " ".join(
-        f"{game.title} is always {game.seats_text} players."
-        for game in all_games()
-        if not game.seats_vary
-    )
+    """``Wizards' Garden is always 2 players.``, for each game played at one table size."""
+    sentences = []
+    for game in all_games():
+        if game.seats_vary:
+            continue
+        count = game.seats[0]
+        sentences.append(
+            ngettext(
+                "%(game)s is always %(count)s player.",
+                "%(game)s is always %(count)s players.",
+                count,
+            )
+            % {"game": game.title, "count": count}
+        )
+    return " ".join(sentences)
 
 
 class TableForm(forms.Form):
@@ -32,12 +44,16 @@ class TableForm(forms.Form):
     folded away under "Rule options".
     """
 
-    kind = forms.ChoiceField(label="Game", choices=_kind_choices, initial=GAMES[0].name)
-    players = forms.TypedChoiceField(label="Players", coerce=int, choices=_seat_choices, initial=2)
-    time_control = forms.ChoiceField(
-        label="Time control", choices=TimeControl.choices, initial=TimeControl.RAPID
+    kind = forms.ChoiceField(
+        label=gettext_lazy("Game"), choices=_kind_choices, initial=GAMES[0].name
     )
-    rated = forms.BooleanField(label="Rated", required=False, initial=True)
+    players = forms.TypedChoiceField(
+        label=gettext_lazy("Players"), coerce=int, choices=_seat_choices, initial=2
+    )
+    time_control = forms.ChoiceField(
+        label=gettext_lazy("Time control"), choices=TimeControl.choices, initial=TimeControl.RAPID
+    )
+    rated = forms.BooleanField(label=gettext_lazy("Rated"), required=False, initial=True)
 
     #: The lobby shows several of these forms at once: each needs ids of its own.
     id_prefix = "table"
@@ -58,11 +74,13 @@ class TableForm(forms.Form):
             for option in game.rule_options:
                 if option.field_name in self.fields:
                     continue
+                # The engine's words, translated by their msgids in games/engine_text.py.
                 self.fields[option.field_name] = forms.BooleanField(
-                    label=option.label,
+                    label=_(option.label),
                     required=False,
                     initial=option.ticked,
-                    help_text=f"{game.title}: {option.help}",
+                    help_text=_("%(game)s: %(help)s")
+                    % {"game": game.title, "help": _(option.help)},
                     widget=forms.CheckboxInput(attrs={"data-games": game.name}),
                 )
                 self.rule_field_names.append(option.field_name)
@@ -90,7 +108,7 @@ class TableForm(forms.Form):
         data = super().clean()
         game = game_definition(data["kind"]) if data.get("kind") else None
         if game is not None and data.get("players", 2) not in game.seat_choices:
-            self.add_error("players", f"{game.title} is for {game.seats_text} players.")
+            self.add_error("players", players_refusal(game))
         return data
 
     def game_fields(self) -> dict:
@@ -110,7 +128,7 @@ class TableForm(forms.Form):
 class ChallengeForm(TableForm):
     """A 2-player game against one named player."""
 
-    opponent = forms.CharField(label="Opponent's username", max_length=150)
+    opponent = forms.CharField(label=gettext_lazy("Opponent's username"), max_length=150)
     players = None
     id_prefix = "challenge"
 
@@ -118,8 +136,6 @@ class ChallengeForm(TableForm):
 class BotGameForm(TableForm):
     """A game against bots right now."""
 
-    level = forms.ChoiceField(
-        label="Bot level", choices=[(level, level.title()) for level in BOT_LEVELS]
-    )
-    rated = forms.BooleanField(label="Rated", required=False, initial=False)
+    level = forms.ChoiceField(label=gettext_lazy("Bot level"), choices=BOT_LEVEL_CHOICES)
+    rated = forms.BooleanField(label=gettext_lazy("Rated"), required=False, initial=False)
     id_prefix = "bot"

@@ -22,13 +22,19 @@ from django.db.models import (
     When,
 )
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext, pgettext_lazy
 
 from engine.errors import EngineError, RecordError
 from engine.games import game_module
 from games.models import Game, Seat
 
-#: The results a history can be filtered by, as a player says them.
-RESULTS = ("win", "loss", "draw")
+#: The results a history can be filtered by, as a player says them, and as a page shows them.
+RESULT_LABELS = {
+    "win": pgettext_lazy("game result", "Win"),
+    "loss": pgettext_lazy("game result", "Loss"),
+    "draw": pgettext_lazy("game result", "Draw"),
+}
+RESULTS = tuple(RESULT_LABELS)
 
 
 def _with_result(seats: QuerySet[Seat]) -> QuerySet[Seat]:
@@ -175,7 +181,7 @@ def replay_frames(record: dict) -> dict:
                 raise RecordError.at_ply(error, turn + 1) from None
             frames.append(
                 _replay_frame(
-                    module, len(frames), f"{take_step} (took {took})", "take", before, pending
+                    module, len(frames), _took_text(take_step, took), "take", before, pending
                 )
             )
             frames.append(
@@ -221,4 +227,9 @@ def _move_text(entry) -> str:
     if isinstance(entry, str):
         return entry
     took = entry.get("took")
-    return f"{entry['move']} (took {took})" if took else entry["move"]
+    return _took_text(entry["move"], took) if took else entry["move"]
+
+
+def _took_text(move: str, tile: str) -> str:
+    """A move with the tile its player took: ``c5:S c4=R3 (took E4)``."""
+    return gettext("%(move)s (took %(tile)s)") % {"move": move, "tile": tile}

@@ -14,14 +14,15 @@ from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils.translation import gettext
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from engine.errors import EngineError
 from engine.games import all_games, game_definition
 from games import engine_text
 from games.history_selectors import (
-    RESULTS,
+    RESULT_LABELS,
     finished_game,
     game_history_for,
     game_record,
@@ -37,26 +38,33 @@ class HistoryFilter(forms.Form):
     """The filters of a game history; every one optional."""
 
     game = forms.ChoiceField(
-        choices=lambda: [("", "Any game"), *((game.name, game.title) for game in all_games())],
+        choices=lambda: [
+            ("", gettext_lazy("Any game")),
+            *((game.name, game.title) for game in all_games()),
+        ],
         required=False,
-        label="Game",
+        label=gettext_lazy("Game"),
     )
     result = forms.ChoiceField(
-        choices=[("", "Any result"), *((r, r.capitalize()) for r in RESULTS)],
+        choices=[("", gettext_lazy("Any result")), *RESULT_LABELS.items()],
         required=False,
-        label="Result",
+        label=gettext_lazy("Result"),
     )
     rated = forms.ChoiceField(
-        choices=[("", "Rated and casual"), ("rated", "Rated"), ("casual", "Casual")],
+        choices=[
+            ("", gettext_lazy("Rated and casual")),
+            ("rated", gettext_lazy("Rated")),
+            ("casual", gettext_lazy("Casual")),
+        ],
         required=False,
-        label="Rated",
+        label=gettext_lazy("Rated"),
     )
-    opponent = forms.CharField(required=False, max_length=150, label="Opponent")
+    opponent = forms.CharField(required=False, max_length=150, label=gettext_lazy("Opponent"))
 
     def clean_opponent(self) -> str:
         name = self.cleaned_data["opponent"].strip()
         if name and not get_user_model().objects.filter(username__iexact=name).exists():
-            raise forms.ValidationError(f"No player is called {name!r}.")
+            raise forms.ValidationError(_("No player is called %(name)s.") % {"name": repr(name)})
         return name
 
 
@@ -145,34 +153,36 @@ class ImportForm(forms.Form):
     text = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false"}),
-        label="Paste a record",
+        label=gettext_lazy("Paste a record"),
         max_length=MAX_RECORD_BYTES,
     )
-    upload = forms.FileField(required=False, label="or upload a record file (.json)")
+    upload = forms.FileField(required=False, label=gettext_lazy("or upload a record file (.json)"))
 
     def clean(self):
         cleaned = super().clean()
         upload, text = cleaned.get("upload"), cleaned.get("text")
         if upload is not None:
             if upload.size > MAX_RECORD_BYTES:
-                raise forms.ValidationError("The file is too large to be a game record.")
+                raise forms.ValidationError(_("The file is too large to be a game record."))
             try:
                 text = upload.read().decode("utf-8")
             except UnicodeDecodeError:
-                raise forms.ValidationError("The file is not UTF-8 text.") from None
+                raise forms.ValidationError(_("The file is not UTF-8 text.")) from None
         if not text:
             if not self.errors:
-                raise forms.ValidationError("Paste a record or choose a file.")
+                raise forms.ValidationError(_("Paste a record or choose a file."))
             return cleaned
         try:
             record = json.loads(text)
         except json.JSONDecodeError as error:
-            raise forms.ValidationError(f"This is not JSON: {error}") from None
+            raise forms.ValidationError(
+                _("This is not JSON: %(error)s") % {"error": error}
+            ) from None
         try:
             cleaned["replay"] = replay_frames(record)
         except EngineError as error:
             raise forms.ValidationError(
-                gettext("This record does not replay: %(reason)s")
+                _("This record does not replay: %(reason)s")
                 % {"reason": engine_text.error_message(error)}
             ) from None
         return cleaned

@@ -3,6 +3,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
 from engine.games import GAMES, game_definition
 
@@ -18,15 +19,30 @@ GameKind = models.TextChoices(
 )
 
 
+def days_text(days: int) -> str:
+    """``1 day``, ``3 days``: a correspondence game's days per move in the reader's language."""
+    return ngettext("%(count)s day", "%(count)s days", days) % {"count": days}
+
+
+#: How a finished game ended (``Game.termination``), as its replay says it.
+TERMINATIONS = {
+    "normal": pgettext_lazy("game ended", "normal"),
+    "resign": pgettext_lazy("game ended", "resign"),
+    "time": pgettext_lazy("game ended", "time"),
+    "gone": pgettext_lazy("game ended", "gone"),
+    "abort": pgettext_lazy("game ended", "abort"),
+}
+
+
 class TimeControl(models.TextChoices):
     """The time controls a table can be created with: live clocks or days per move."""
 
-    BULLET = "1+0", "1+0 (live)"
-    BLITZ = "3+2", "3+2 (live)"
-    RAPID = "5+3", "5+3 (live)"
-    CLASSICAL = "10+5", "10+5 (live)"
-    ONE_DAY = "1d", "1 day per move"
-    THREE_DAYS = "3d", "3 days per move"
+    BULLET = "1+0", gettext_lazy("1+0 (live)")
+    BLITZ = "3+2", gettext_lazy("3+2 (live)")
+    RAPID = "5+3", gettext_lazy("5+3 (live)")
+    CLASSICAL = "10+5", gettext_lazy("10+5 (live)")
+    ONE_DAY = "1d", gettext_lazy("1 day per move")
+    THREE_DAYS = "3d", gettext_lazy("3 days per move")
 
     def fields(self) -> dict:
         """The Game fields this time control sets."""
@@ -53,10 +69,10 @@ class Game(models.Model):
     """
 
     class Status(models.TextChoices):
-        OPEN = "open", "Waiting for players"
-        ACTIVE = "active", "In progress"
-        FINISHED = "finished", "Finished"
-        ABORTED = "aborted", "Aborted"
+        OPEN = "open", gettext_lazy("Waiting for players")
+        ACTIVE = "active", gettext_lazy("In progress")
+        FINISHED = "finished", gettext_lazy("Finished")
+        ABORTED = "aborted", gettext_lazy("Aborted")
 
     kind = models.CharField(max_length=20, choices=GameKind.choices)
     options = models.JSONField(default=dict, blank=True)
@@ -197,6 +213,24 @@ class Game(models.Model):
             return f"{days} day{'s' if days != 1 else ''}"
         return "untimed"
 
+    @property
+    def time_control_text(self) -> str:
+        """``time_control`` as the reader's language says it (``3 days``, ``3 Tage``).
+
+        ``time_control`` itself stays as it is for frames and the API: one frame reaches
+        readers of every language, and programs read it.
+        """
+        if self.is_live:
+            return self.time_control
+        if self.correspondence_days:
+            return days_text(self.correspondence_days)
+        return gettext("untimed")
+
+    @property
+    def termination_text(self) -> str:
+        """How the game ended (``termination``), in the reader's language."""
+        return str(TERMINATIONS.get(self.termination, self.termination))
+
     def engine_state(self):
         """The full engine state (hidden information included: server side only).
 
@@ -262,10 +296,10 @@ class Seat(models.Model):
     """A player's place at a table, in turn order (``index`` 0 moves first in seat order)."""
 
     class Forfeit(models.TextChoices):
-        NONE = "", "Playing"
-        RESIGNED = "resign", "Resigned"
-        TIME = "time", "Ran out of time"
-        GONE = "gone", "Left the game"
+        NONE = "", gettext_lazy("Playing")
+        RESIGNED = "resign", gettext_lazy("Resigned")
+        TIME = "time", gettext_lazy("Ran out of time")
+        GONE = "gone", gettext_lazy("Left the game")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()

@@ -3,20 +3,28 @@
 from __future__ import annotations
 
 from django.urls import reverse
+from django.utils.translation import gettext, pgettext_lazy
 
 from engine.games import all_games
 from games.hooks import ratings_shown
-from games.models import Seek, TimeControl
+from games.models import Seek, TimeControl, days_text
 from games.seeks import BOT_WAITS, RATING_RANGES, cell_key
+
+#: The speed a live cell names under its time control.
+SPEEDS = {
+    TimeControl.BULLET: pgettext_lazy("speed", "Bullet"),
+    TimeControl.BLITZ: pgettext_lazy("speed", "Blitz"),
+    TimeControl.RAPID: pgettext_lazy("speed", "Rapid"),
+    TimeControl.CLASSICAL: pgettext_lazy("speed", "Classical"),
+}
 
 
 def _cell_words(control: TimeControl) -> dict:
     """What a cell says: ``3+2`` over ``Blitz``, or ``1 day`` over ``per move``."""
     fields = control.fields()
     if fields["correspondence_days"] is not None:
-        days = fields["correspondence_days"]
-        return {"label": f"{days} day{'s' if days != 1 else ''}", "speed": "per move"}
-    return {"label": control.value, "speed": control.name.title()}
+        return {"label": days_text(fields["correspondence_days"]), "speed": gettext("per move")}
+    return {"label": control.value, "speed": SPEEDS[control]}
 
 
 def quick_grid() -> list[dict]:

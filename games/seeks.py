@@ -19,6 +19,7 @@ from datetime import timedelta
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from engine.games import all_games, game_definition
 from games import live, services
@@ -46,14 +47,17 @@ def cell_key(kind: str, players: int, time_control: str, rated: bool) -> str:
 def _cell_checked(kind, players, time_control, rated) -> tuple[str, int, str, bool]:
     """(kind, players, time control, rated) of a cell the grid offers; Refused otherwise."""
     if not isinstance(kind, str) or kind not in {game.name for game in all_games()}:
-        raise Refused("bad_request", f"there is no game {kind!r}")
+        raise Refused("bad_request", _("There is no game %(kind)s.") % {"kind": repr(kind)})
     game = game_definition(kind)
     if type(players) is not int or players not in game.seat_choices:
-        raise Refused("bad_request", f"{game.title} is for {game.seats_text} players")
+        raise Refused("bad_request", services.players_refusal(game))
     if time_control not in TimeControl.values:
-        raise Refused("bad_request", f"there is no time control {time_control!r}")
+        raise Refused(
+            "bad_request",
+            _("There is no time control %(time_control)s.") % {"time_control": repr(time_control)},
+        )
     if type(rated) is not bool:
-        raise Refused("bad_request", "rated is true or false")
+        raise Refused("bad_request", _("Rated is true or false."))
     return kind, players, time_control, rated
 
 
@@ -135,10 +139,16 @@ def seek_place(
     services._check_human(user)
     kind, players, time_control, rated = _cell_checked(kind, players, time_control, rated)
     if rating_range is not None and rating_range not in RATING_RANGES:
-        raise Refused("bad_request", f"a rating range is one of {RATING_RANGES} or none")
+        raise Refused(
+            "bad_request",
+            _("A rating range is one of %(ranges)s or none.") % {"ranges": RATING_RANGES},
+        )
     if bots_after is not None and (players == 2 or bots_after not in BOT_WAITS):
-        raise Refused("bad_request", f"bots fill 3-4 player tables after one of {BOT_WAITS} s")
-    rating, _ = ratings_for(user_ids=[user.pk], kind=kind)[user.pk]
+        raise Refused(
+            "bad_request",
+            _("Bots fill 3-4 player tables after one of %(waits)s s.") % {"waits": BOT_WAITS},
+        )
+    rating, _shown = ratings_for(user_ids=[user.pk], kind=kind)[user.pk]
     seek = Seek(
         user=user,
         cell=cell_key(kind, players, time_control, rated),
@@ -162,9 +172,9 @@ def seek_place(
                 None,
                 earlier,
             ):
-                raise Refused("busy", "your seek changed in another window: try again")
+                raise Refused("busy", _("Your seek changed in another window: try again."))
             if seek.is_live and _playing_live(user):
-                raise Refused("playing", "finish your live game before seeking another")
+                raise Refused("playing", _("Finish your live game before seeking another."))
             Seek.objects.filter(user=user).delete()
             seek.save()
             others = list(
@@ -178,7 +188,7 @@ def seek_place(
             transaction.on_commit(live.lobby_changed)
     except IntegrityError:
         # The same player seeking from two windows at the same instant: one seek stands.
-        raise Refused("busy", "you are already seeking in another window") from None
+        raise Refused("busy", _("You are already seeking in another window.")) from None
     return game_id
 
 
@@ -222,7 +232,7 @@ def _top_up(seek_id: int, now) -> int | None:
         )
         group = _group_for(seek, others, seek.players)
         bots: list = []
-        for _ in range(seek.players - len(group)):
+        for _free in range(seek.players - len(group)):
             bots.append(services.bot_pick(SEEK_BOT_LEVEL, besides=[s.user for s in group] + bots))
         game_id = _game_from(group, bots)
         transaction.on_commit(live.lobby_changed)

@@ -47,6 +47,8 @@ def game_state_for(game_id: int, user) -> dict:
 
 
 def _table_json(game: Game, user, ratings: dict) -> dict:
+    """An open table as ``user`` sees it, in their language (``time_control_text``: each
+    socket of the lobby builds its own)."""
     seats = list(game.seats.all())
     return {
         "id": game.pk,
@@ -62,6 +64,7 @@ def _table_json(game: Game, user, ratings: dict) -> dict:
             for seat in seats
         ],
         "time_control": game.time_control,
+        "time_control_text": game.time_control_text,
         "rated": game.rated,
         "created_by": game.created_by.username if game.created_by else None,
         "invited": game.invited.username if game.invited else None,

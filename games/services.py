@@ -23,6 +23,8 @@ from django.contrib.auth.hashers import make_password
 from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext_lazy
 
 from accounts.services import bot_ensure
 from engine.errors import EngineError
@@ -46,7 +48,13 @@ BOT_OVERDUE = timedelta(seconds=5)
 BOT_REQUEUE_EVERY = 15
 #: A finished game still unscored after this is scored again by the sweep.
 SCORE_OVERDUE = timedelta(seconds=20)
-BOT_LEVELS = ("random", "greedy", "strong")
+#: The bot levels, each as people read it (the lobby's and the table's choices).
+BOT_LEVEL_CHOICES = (
+    ("random", pgettext_lazy("bot level", "Random")),
+    ("greedy", pgettext_lazy("bot level", "Greedy")),
+    ("strong", pgettext_lazy("bot level", "Strong")),
+)
+BOT_LEVELS = tuple(level for level, _label in BOT_LEVEL_CHOICES)
 #: What a move that does not end the game changes in its row (``_move_apply``, ``_turn_begin``):
 #: saving only these spares every move compiling and sending the rest of the row.
 MOVE_FIELDS = (
@@ -87,7 +95,9 @@ def _with_game(game_id: int, change: Callable[[Game, list[Seat]], Any]) -> Game:
         try:
             game = Game.objects.select_for_update().get(pk=game_id)
         except Game.DoesNotExist:
-            raise Refused("not_found", f"there is no game {game_id}") from None
+            raise Refused(
+                "not_found", _("There is no game %(game)s.") % {"game": game_id}
+            ) from None
         seats = list(game.seats.select_related("user").order_by("index"))
         outcome = change(game, seats)
         # What was just written, for the push after the commit (no second read).
@@ -166,6 +176,21 @@ def _queue_score(game: Game) -> None:
 # --------------------------------------------------------------------------- creating tables
 
 
+def players_refusal(game) -> str:
+    """Why a table of ``game`` (an engine descriptor) cannot have the number of players
+    asked for: ``Topiary is for 2 to 4 players.``"""
+    low, high = game.seats
+    if low == high:
+        return ngettext(
+            "%(game)s is for %(count)s player.", "%(game)s is for %(count)s players.", low
+        ) % {"game": game.title, "count": low}
+    return _("%(game)s is for %(low)s to %(high)s players.") % {
+        "game": game.title,
+        "low": low,
+        "high": high,
+    }
+
+
 def _options_checked(kind: str, players: int, options: dict | None) -> dict:
     """The table's rule options as the engine reads them; Refused if it does not."""
     try:
@@ -177,11 +202,11 @@ def _options_checked(kind: str, players: int, options: dict | None) -> dict:
 def _time_checked(clock_initial, clock_increment, correspondence_days) -> dict:
     live_clock = clock_initial is not None
     if live_clock == (correspondence_days is not None):
-        raise Refused("bad_request", "a table has either a live clock or days per move")
+        raise Refused("bad_request", _("A table has either a live clock or days per move."))
     if live_clock and (clock_initial <= 0 or (clock_increment or 0) < 0):
-        raise Refused("bad_request", "a live clock needs a positive initial time")
+        raise Refused("bad_request", _("A live clock needs a positive initial time."))
     if not live_clock and correspondence_days <= 0:
-        raise Refused("bad_request", "days per move must be at least 1")
+        raise Refused("bad_request", _("Days per move must be at least 1."))
     return {
         "clock_initial": clock_initial,
         "clock_increment": (clock_increment or 0) if live_clock else None,
@@ -206,9 +231,9 @@ def _new_game(
 
 def _check_human(user) -> None:
     if user is None or not user.is_authenticated:
-        raise Refused("not_signed_in", "sign in to play")
+        raise Refused("not_signed_in", _("Sign in to play."))
     if user.moved_by_site:
-        raise Refused("bad_request", "bots are seated by the site, not by themselves")
+        raise Refused("bad_request", _("Bots are seated by the site, not by themselves."))
 
 
 def table_create(
@@ -264,9 +289,12 @@ def challenge_create(
     _check_human(user)
     opponent = get_user_model().objects.filter(username__iexact=opponent_username.strip()).first()
     if opponent is None:
-        raise Refused("bad_request", f"there is no player called {opponent_username!r}")
+        raise Refused(
+            "bad_request",
+            _("There is no player called %(name)s.") % {"name": repr(opponent_username)},
+        )
     if opponent.pk == user.pk:
-        raise Refused("bad_request", "you cannot challenge yourself")
+        raise Refused("bad_request", _("You cannot challenge yourself."))
     outside_bot = user.is_bot and not user.moved_by_site
     if opponent.moved_by_site and not outside_bot:
         return game_create(
@@ -325,7 +353,11 @@ def bot_pick(level: str, *, besides=()):
     bot (GreedyBot2, ...), so each seat is its own player for the ratings.
     """
     if level not in BOT_LEVELS:
-        raise Refused("bad_request", f"unknown bot level {level!r}: choose {', '.join(BOT_LEVELS)}")
+        raise Refused(
+            "bad_request",
+            _("Unknown bot level %(level)s: choose %(levels)s.")
+            % {"level": repr(level), "levels": ", ".join(BOT_LEVELS)},
+        )
     taken = {user.pk for user in besides if user is not None}
     house = bot_ensure(level=level)
     if house.pk not in taken:
@@ -367,7 +399,7 @@ def bot_game_create(
     """Play bots right now: ``user`` in seat 0 and bots of ``level`` in the other seats."""
     _check_human(user)
     seated = [user]
-    for _ in range(players - 1):
+    for _seat in range(players - 1):
         seated.append(bot_pick(level, besides=seated))
     return game_create(
         kind=kind,
@@ -399,7 +431,7 @@ def game_create(
     ``in_event``: a tournament's game (no short-game abort, no rematch).
     """
     if len({user.pk for user in players}) != len(players):
-        raise Refused("bad_request", "a player can take only one seat at a table")
+        raise Refused("bad_request", _("A player can take only one seat at a table."))
     time = _time_checked(clock_initial, clock_increment, correspondence_days)
     with transaction.atomic():
         game = _new_game(
@@ -448,11 +480,11 @@ def table_join(*, game_id: int, user) -> Game:
 
     def join(game: Game, seats: list[Seat]) -> None:
         if game.status != Game.Status.OPEN:
-            raise Refused("not_open", "this table is no longer waiting for players")
+            raise Refused("not_open", _("This table is no longer waiting for players."))
         if any(seat.user_id == user.pk for seat in seats):
-            raise Refused("already_seated", "you already sit at this table")
+            raise Refused("already_seated", _("You already sit at this table."))
         if game.invited_id is not None and game.invited_id != user.pk:
-            raise Refused("not_invited", "this table is a challenge to another player")
+            raise Refused("not_invited", _("This table is a challenge to another player."))
         _seat_fill(game, seats, [user])
 
     return _with_game(game_id, join)
@@ -476,14 +508,14 @@ def table_fill_with_bots(*, game_id: int, user, level: str) -> Game:
 
     def fill(game: Game, seats: list[Seat]) -> None:
         if game.status != Game.Status.OPEN:
-            raise Refused("not_open", "this table is no longer waiting for players")
+            raise Refused("not_open", _("This table is no longer waiting for players."))
         if not any(seat.user_id == user.pk for seat in seats):
-            raise Refused("not_seated", "only a player at the table may call in bots")
+            raise Refused("not_seated", _("Only a player at the table may call in bots."))
         if game.invited_id is not None:
-            raise Refused("not_allowed", "a challenge waits for the player it is addressed to")
+            raise Refused("not_allowed", _("A challenge waits for the player it is addressed to."))
         seated = [seat.user for seat in seats if seat.user is not None]
         bots = []
-        for _ in range(len(seats) - len(seated)):
+        for _free in range(len(seats) - len(seated)):
             bots.append(bot_pick(level, besides=seated + bots))
         _seat_fill(game, seats, bots)
 
@@ -495,10 +527,10 @@ def table_leave(*, game_id: int, user) -> Game | None:
 
     def leave(game: Game, seats: list[Seat]) -> None:
         if game.status != Game.Status.OPEN:
-            raise Refused("not_open", "the game has started: resign or abort instead")
+            raise Refused("not_open", _("The game has started: resign or abort instead."))
         mine = [seat for seat in seats if seat.user_id == user.pk]
         if not mine and game.invited_id != user.pk:
-            raise Refused("not_seated", "you do not sit at this table")
+            raise Refused("not_seated", _("You do not sit at this table."))
         for seat in mine:
             seat.user = None
             seat.save(update_fields=["user"])
@@ -608,12 +640,12 @@ def _players_seat_and_state(game: Game, seats: list[Seat], user) -> tuple[Seat, 
     """(``user``'s seat, the parsed state) of a game in play; Refused if not started, over,
     or ``user`` has no seat (the seat need not be the one to move)."""
     if game.status == Game.Status.OPEN:
-        raise Refused("not_started", "the game has not started yet")
+        raise Refused("not_started", _("The game has not started yet."))
     if game.status != Game.Status.ACTIVE:
-        raise Refused("finished", "the game is over")
+        raise Refused("finished", _("The game is over."))
     seat = next((seat for seat in seats if seat.user_id == getattr(user, "pk", None)), None)
     if seat is None:
-        raise Refused("not_seated", "you are not playing in this game")
+        raise Refused("not_seated", _("You are not playing in this game."))
     return seat, game.engine_state()
 
 
@@ -630,7 +662,7 @@ def _move_apply(
         if seat_fields:
             seat.save(update_fields=seat_fields)
         _seat_forfeit(game, seats, flagged, Seat.Forfeit.TIME, now)
-        return Refused("out_of_time", "your time ran out before the move arrived")
+        return Refused("out_of_time", _("Your time ran out before the move arrived."))
     planting = _pending(state)
     try:
         after = state.apply(move, seat.index)
@@ -685,18 +717,26 @@ def move_play(*, game_id: int, user, ply: int, move: str) -> Game:
     def play(game: Game, seats: list[Seat]) -> Refused | None:
         seat, state = _players_seat_and_state(game, seats, user)
         if type(ply) is not int or not isinstance(move, str) or not move.strip():
-            raise Refused("bad_request", "a move needs a ply (a number) and a move (notation)")
+            raise Refused("bad_request", _("A move needs a ply (a number) and a move (notation)."))
         if len(move) > MOVE_MAX_LENGTH:
-            raise Refused("bad_request", "that move is too long to be a move")
+            raise Refused("bad_request", _("That move is too long to be a move."))
         if ply != game.ply:
             played = game.moves[ply] if 0 <= ply < game.ply else None
             if played is not None and played["seat"] == seat.index and played["move"] == move:
-                raise Refused("duplicate", f"the move {move} was already played at ply {ply}")
-            raise Refused("stale", f"the game is at ply {game.ply}, your move was for ply {ply}")
+                raise Refused(
+                    "duplicate",
+                    _("The move %(move)s was already played at ply %(ply)s.")
+                    % {"move": move, "ply": ply},
+                )
+            raise Refused(
+                "stale",
+                _("The game is at ply %(now)s, your move was for ply %(ply)s.")
+                % {"now": game.ply, "ply": ply},
+            )
         if seat.forfeit:
-            raise Refused("forfeited", "a bot plays your remaining turns")
+            raise Refused("forfeited", _("A bot plays your remaining turns."))
         if state.to_move != seat.index:
-            raise Refused("not_your_turn", "it is not your turn")
+            raise Refused("not_your_turn", _("It is not your turn."))
         now = timezone.now()
         # The mover's sign of life is saved with their clock: one write of the seat.
         seat.last_seen = now
@@ -804,9 +844,9 @@ def game_resign(*, game_id: int, user) -> Game:
     """Resign: with 2 players the opponent wins; with more, a bot plays on and you rank last."""
 
     def resign(game: Game, seats: list[Seat]) -> None:
-        seat, _ = _players_seat_and_state(game, seats, user)
+        seat, _state = _players_seat_and_state(game, seats, user)
         if seat.forfeit:
-            raise Refused("forfeited", "you have already left this game")
+            raise Refused("forfeited", _("You have already left this game."))
         _seat_forfeit(game, seats, seat, Seat.Forfeit.RESIGNED, timezone.now())
 
     return _with_game(game_id, resign)
@@ -816,9 +856,9 @@ def game_abort(*, game_id: int, user) -> Game:
     """Call the game off before you have made a move: nobody wins, nothing is rated."""
 
     def abort(game: Game, seats: list[Seat]) -> None:
-        seat, _ = _players_seat_and_state(game, seats, user)
+        seat, _state = _players_seat_and_state(game, seats, user)
         if any(entry["seat"] == seat.index for entry in game.moves):
-            raise Refused("too_late", "you have already moved: resign instead")
+            raise Refused("too_late", _("You have already moved: resign instead."))
         _game_call_off(game, termination="abort", now=timezone.now())
 
     return _with_game(game_id, abort)
@@ -828,13 +868,14 @@ def game_claim(*, game_id: int, user) -> Game:
     """Claim the win in a live game from opponents gone for 60 seconds or more."""
 
     def claim(game: Game, seats: list[Seat]) -> None:
-        seat, _ = _players_seat_and_state(game, seats, user)
+        seat, _state = _players_seat_and_state(game, seats, user)
         if not game.is_live:
             raise Refused(
-                "not_allowed", "only live games can be claimed; days per move run out instead"
+                "not_allowed",
+                _("Only live games can be claimed; days per move run out instead."),
             )
         if seat.forfeit:
-            raise Refused("forfeited", "you have already left this game")
+            raise Refused("forfeited", _("You have already left this game."))
         now = timezone.now()
         gone = [
             other
@@ -842,7 +883,7 @@ def game_claim(*, game_id: int, user) -> Game:
             if other.index != seat.index and not other.forfeit and other.is_gone(game, now)
         ]
         if not gone:
-            raise Refused("not_allowed", "no opponent has been gone for 60 seconds")
+            raise Refused("not_allowed", _("No opponent has been gone for 60 seconds."))
         for other in gone:
             if game.status == Game.Status.ACTIVE:
                 _seat_forfeit(game, seats, other, Seat.Forfeit.GONE, now)
@@ -925,17 +966,20 @@ def presence_note(
 
 def _takeback_seats(game: Game, seats: list[Seat], user) -> tuple[Seat, Seat]:
     """(the seat that made the last move, the other seat); Refused if no takeback may happen."""
-    seat, _ = _players_seat_and_state(game, seats, user)
+    seat, _state = _players_seat_and_state(game, seats, user)
     if not game.allows_takebacks:
         if game.definition.casual_takebacks:
-            raise Refused("not_allowed", f"takebacks are for casual {game.title} games only")
-        raise Refused("not_allowed", f"{game.title} has no takebacks")
+            raise Refused(
+                "not_allowed",
+                _("Takebacks are for casual %(game)s games only.") % {"game": game.title},
+            )
+        raise Refused("not_allowed", _("%(game)s has no takebacks.") % {"game": game.title})
     if not game.moves:
-        raise Refused("not_allowed", "there is no move to take back")
+        raise Refused("not_allowed", _("There is no move to take back."))
     last = seats[game.moves[-1]["seat"]]
     other = next(s for s in seats if s.index != last.index)
     if seat.index not in (last.index, other.index):
-        raise Refused("not_seated", "you are not playing in this game")
+        raise Refused("not_seated", _("You are not playing in this game."))
     return last, other
 
 
@@ -964,13 +1008,17 @@ def takeback_offer(*, game_id: int, user, ply: int) -> Game:
     def offer(game: Game, seats: list[Seat]) -> None:
         last, other = _takeback_seats(game, seats, user)
         if last.user_id != user.pk:
-            raise Refused("not_allowed", "only the player who just moved may take it back")
+            raise Refused("not_allowed", _("Only the player who just moved may take it back."))
         if ply != game.ply:
-            raise Refused("stale", f"the game is at ply {game.ply}, your offer was for ply {ply}")
+            raise Refused(
+                "stale",
+                _("The game is at ply %(now)s, your offer was for ply %(ply)s.")
+                % {"now": game.ply, "ply": ply},
+            )
         if game.takeback_ply == game.ply - 1:
-            raise Refused("not_allowed", "one takeback per turn: this move stands")
+            raise Refused("not_allowed", _("One takeback per turn: this move stands."))
         if game.takeback_offer == game.ply:
-            raise Refused("not_allowed", "your takeback offer is waiting for an answer")
+            raise Refused("not_allowed", _("Your takeback offer is waiting for an answer."))
         if other.user.moved_by_site:
             _takeback_apply(game, seats, timezone.now())
             return
@@ -985,9 +1033,9 @@ def takeback_answer(*, game_id: int, user, accept: bool) -> Game:
     """Accept or decline the opponent's standing takeback offer."""
 
     def answer(game: Game, seats: list[Seat]) -> None:
-        _, other = _takeback_seats(game, seats, user)
+        _last, other = _takeback_seats(game, seats, user)
         if other.user_id != user.pk or game.takeback_offer != game.ply:
-            raise Refused("not_allowed", "there is no takeback offer for you to answer")
+            raise Refused("not_allowed", _("There is no takeback offer for you to answer."))
         if accept:
             _takeback_apply(game, seats, timezone.now())
             return
@@ -1053,13 +1101,13 @@ def _rematch_seat(game: Game, seats: list[Seat], user) -> Seat:
     """``user``'s seat at a finished game that may still be rematched; Refused says why not."""
     seat = next((seat for seat in seats if seat.user_id == getattr(user, "pk", None)), None)
     if seat is None:
-        raise Refused("not_seated", "you did not play in this game")
+        raise Refused("not_seated", _("You did not play in this game."))
     if game.status != Game.Status.FINISHED:
-        raise Refused("not_finished", "a rematch is offered once the game is over")
+        raise Refused("not_finished", _("A rematch is offered once the game is over."))
     if game.in_event:
-        raise Refused("not_allowed", "tournament games have no rematch")
+        raise Refused("not_allowed", _("Tournament games have no rematch."))
     if game.rematch_id is not None:
-        raise Refused("rematch_started", "the rematch has already started")
+        raise Refused("rematch_started", _("The rematch has already started."))
     return seat
 
 
@@ -1109,10 +1157,13 @@ def rematch_offer(*, game_id: int, user) -> Game:
     def offer(game: Game, seats: list[Seat]) -> None:
         seat = _rematch_seat(game, seats, user)
         if seat.index in game.rematch_offer:
-            raise Refused("already_offered", "you have already asked for a rematch")
+            raise Refused("already_offered", _("You have already asked for a rematch."))
         closed = [other for other in seats if other.user and not other.user.is_active]
         if closed:
-            raise Refused("not_allowed", f"{closed[0].user.username} can no longer play")
+            raise Refused(
+                "not_allowed",
+                _("%(player)s can no longer play.") % {"player": closed[0].user.username},
+            )
         _rematch_accepted(game, seats, seat)
 
     return _with_game(game_id, offer)
@@ -1124,9 +1175,9 @@ def rematch_answer(*, game_id: int, user, accept: bool) -> Game:
     def answer(game: Game, seats: list[Seat]) -> None:
         seat = _rematch_seat(game, seats, user)
         if not game.rematch_offer:
-            raise Refused("no_offer", "nobody has offered a rematch")
+            raise Refused("no_offer", _("Nobody has offered a rematch."))
         if seat.index in game.rematch_offer:
-            raise Refused("already_offered", "you have already asked for a rematch")
+            raise Refused("already_offered", _("You have already asked for a rematch."))
         if accept:
             _rematch_accepted(game, seats, seat)
             return
@@ -1141,7 +1192,7 @@ def rematch_cancel(*, game_id: int, user) -> Game:
     def cancel(game: Game, seats: list[Seat]) -> None:
         seat = _rematch_seat(game, seats, user)
         if seat.index not in game.rematch_offer:
-            raise Refused("no_offer", "you have not asked for a rematch")
+            raise Refused("no_offer", _("You have not asked for a rematch."))
         _rematch_withdraw(game)
 
     return _with_game(game_id, cancel)

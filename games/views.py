@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from engine.games import game_definition
@@ -116,6 +117,13 @@ def _frame_or_404(game_id: int, user) -> dict:
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     """The game page: players see their own view, everyone else the public one."""
     frame = _frame_or_404(game_id, request.user)
+    game = (
+        Game.objects.filter(pk=game_id)
+        .only("invited", "clock_initial", "clock_increment", "correspondence_days")
+        .first()
+    )
+    if game is None:
+        raise Http404("No such game")
     return render(
         request,
         "games/game.html",
@@ -123,11 +131,12 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
             "frame": frame,
             "game_id": game_id,
             "seats": frame["seats"],
-            "bot_levels": services.BOT_LEVELS,
+            "bot_levels": services.BOT_LEVEL_CHOICES,
             "new_opponent_url": selectors.new_opponent_url(game_id),
             "score_columns": game_definition(frame["kind"]).score_columns,
+            "time_control_text": game.time_control_text,
             # A challenge waits for its player: no bots in the free seat.
-            "challenge": Game.objects.filter(pk=game_id, invited__isnull=False).exists(),
+            "challenge": game.invited_id is not None,
         },
     )
 
@@ -165,7 +174,7 @@ def game_move(request: HttpRequest, game_id: int) -> JsonResponse:
         body = None
     if not isinstance(body, dict):
         return _refusal(
-            game_id, "move", Refused("bad_request", "send a JSON object with ply and move")
+            game_id, "move", Refused("bad_request", _("Send a JSON object with ply and move."))
         )
     refusal = action_run(game_id, request.user, "move", body)
     if refusal is not None:
@@ -181,7 +190,7 @@ def game_action(request: HttpRequest, game_id: int, action: str) -> HttpResponse
     wants_json = "application/json" in request.headers.get("Accept", "")
     if not request.user.is_authenticated and action != "flag":
         if wants_json:
-            return _refusal(game_id, action, Refused("not_signed_in", "sign in to play"))
+            return _refusal(game_id, action, Refused("not_signed_in", _("Sign in to play.")))
         return redirect(f"{reverse('accounts:login')}?next={reverse('games:game', args=[game_id])}")
     refusal = action_run(game_id, request.user, action, _params(request) or {})
     if refusal is not None:

@@ -1,9 +1,13 @@
 """Panels this app contributes to pages it does not own (home page, profile), and its filters."""
 
 from django import template
+from django.utils.html import format_html_join
+from django.utils.safestring import SafeString
 
+from accounts.templatetags.accounts_tags import player_name
 from engine.games import game_definition
 from games import selectors
+from games.history_selectors import RESULT_LABELS
 from games.models import Game
 
 register = template.Library()
@@ -13,6 +17,18 @@ register = template.Library()
 def game_title(kind: str) -> str:
     """A game kind's title as people read it: ``wizards_garden`` -> ``Wizards' Garden``."""
     return game_definition(kind).title
+
+
+@register.filter
+def result_label(result: str) -> str:
+    """A history's result as the page shows it: ``win`` -> ``Win``."""
+    return RESULT_LABELS.get(result, result)
+
+
+@register.filter
+def player_names(users) -> SafeString:
+    """Several players' names (``player_name``), comma-separated."""
+    return format_html_join(", ", "{}", ((player_name(user),) for user in users))
 
 
 @register.inclusion_tag("games/_home_panel.html", takes_context=True)
