@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from chat import selectors, services
 from chat.rooms import rooms_for, write_closed
@@ -75,7 +76,9 @@ def _answer(request: str, content: dict, kind: str, place_id, user) -> dict:
             reason=content.get("reason", ""),
         )
         return {"type": "chat_reported", "id": report.message_id}
-    raise services.ChatRefused("bad_request", f"unknown message type {request!r}")
+    raise services.ChatRefused(
+        "bad_request", _("unknown message type %(type)r") % {"type": request}
+    )
 
 
 async def chat_receive(consumer, content: dict, *, kind: str, place_id=None) -> None:

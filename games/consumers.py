@@ -15,6 +15,7 @@ from collections import Counter, deque
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from chat.sockets import chat_frame, chat_receive
 from games import live, seek_selectors, seeks, selectors, services
@@ -175,7 +176,7 @@ class _RenewingConsumer(SocketLanguage, AsyncJsonWebsocketConsumer):
             return False
         if not self.limits.message_allowed():
             await _refuse_and_close(
-                self, None, "rate_limited", "too many messages: slow down and reconnect"
+                self, None, "rate_limited", _("too many messages: slow down and reconnect")
             )
             return False
         return True
@@ -195,7 +196,7 @@ class GameConsumer(_RenewingConsumer):
         # storm of connects waiting for the database threads below used to exceed.
         await self.accept()
         if not _socket_claim(self):
-            await _refuse_and_close(self, None, "too_many_sockets", "too many open sockets")
+            await _refuse_and_close(self, None, "too_many_sockets", _("too many open sockets"))
             return
         exists, self.seat, self.seat_count = await db(_seat_for)(self.game_id, self.user)
         if not exists:
@@ -238,7 +239,7 @@ class GameConsumer(_RenewingConsumer):
     async def receive_json(self, content, **kwargs):
         request = content.get("type") if isinstance(content, dict) else None
         if not isinstance(request, str):
-            await self.send_json(_bad_request(None, "a message needs a type (a string)"))
+            await self.send_json(_bad_request(None, _("a message needs a type (a string)")))
         elif request in ("hello", "resync"):
             await self._send_state()
         elif request == "ping":
@@ -256,7 +257,9 @@ class GameConsumer(_RenewingConsumer):
         elif request.startswith("chat_"):
             await chat_receive(self, content, kind="game", place_id=self.game_id)
         else:
-            await self.send_json(_bad_request(request, f"unknown message type {request!r}"))
+            await self.send_json(
+                _bad_request(request, _("unknown message type %(type)r") % {"type": request})
+            )
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         if not await self._message_admitted():
@@ -264,7 +267,7 @@ class GameConsumer(_RenewingConsumer):
         try:
             await super().receive(text_data=text_data, bytes_data=bytes_data, **kwargs)
         except ValueError:
-            await self.send_json(_bad_request(None, "messages are JSON objects"))
+            await self.send_json(_bad_request(None, _("messages are JSON objects")))
 
     async def frame(self, event):
         # The frame comes written as JSON (games.live.frame_event): sent as it is.
@@ -290,7 +293,7 @@ class LobbyConsumer(_RenewingConsumer):
         self.limits = _Limits()
         if not _socket_claim(self):
             await self.accept()
-            await _refuse_and_close(self, None, "too_many_sockets", "too many open sockets")
+            await _refuse_and_close(self, None, "too_many_sockets", _("too many open sockets"))
             return
         self.group = self.group_for()
         await self.channel_layer.group_add(self.group, self.channel_name)

@@ -31,6 +31,8 @@ APPS += ("tournaments", "topiary_site")
 #: Words that stay as they are in every language: names, the game's terms of art that
 #: are names, units and notation.
 ALLOWED = {
+    "English",
+    "Deutsch",
     "Topiary",
     "Online",
     "Wizards",
@@ -163,7 +165,6 @@ USER_CALLS = {
     "HttpResponseBadRequest",
     "HttpResponseForbidden",
     "PermissionDenied",
-    "Http404",
 }
 MESSAGE_LEVELS = {"debug", "info", "success", "warning", "error", "add_message"}
 TRANSLATORS = {
@@ -300,9 +301,13 @@ def script_untranslated(source: str) -> list[str]:
             rest = write.group("rest")
             # Literals inside gettext(...) calls are translated: drop those calls first.
             rest = re.sub(r"\b(?:n|p)?gettext\((?:[^()]|\([^()]*\))*\)", "", rest)
+            # A call that goes on past the line: what follows is its arguments.
+            rest = re.split(r"\b(?:n|p)?gettext\(", rest)[0]
             for literal in LITERAL.finditer(rest):
-                text = re.sub(r"\$\{[^}]*\}", " ", literal.group("text"))
-                if english_words(text):
+                text = re.sub(r"\$\{[^}]*(?:\}|$)", " ", literal.group("text")).strip()
+                # A sentence has a space or a capital; a lone lowercase word is a key.
+                sentence = " " in text or text[:1].isupper()
+                if sentence and english_words(text):
                     found.append(f"{number}: {literal.group(0)}")
     return found
 
