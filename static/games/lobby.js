@@ -4,6 +4,7 @@
 import { postButton } from "../live/alerts.js";
 import { liveSocket } from "../live/socket.js";
 import { quickPairing } from "./quick_pairing.js";
+import { timeControlText } from "../live/words.js";
 
 const body = document.getElementById("tables");
 const empty = document.getElementById("no-tables");
@@ -71,7 +72,7 @@ function row(table) {
   tr.append(
     kind,
     seatsCell(table.seats),
-    cell(table.time_control),
+    cell(table.time_control_text ?? timeControlText(table.time_control)),
     cell(table.rated ? gettext("Rated") : gettext("Casual")),
     actionCell(table),
   );

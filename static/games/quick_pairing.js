@@ -3,6 +3,7 @@
 // click cancels; the server cancels by itself when the socket closes, so after a
 // reconnect the page seeks again (hello). The lobby page (lobby.js) owns the socket.
 /* global gettext, ngettext, pgettext, interpolate */
+import { timeControlText } from "../live/words.js";
 
 const cells = [...document.querySelectorAll("button.quick-cell")];
 const status = document.getElementById("quick-status");
@@ -105,7 +106,7 @@ export function quickPairing(send) {
     cell(pgettext("seeks table column", "Player"), link, ` (${seek.rating})`);
     cell(pgettext("seeks table column", "Game"), interpolate(ngettext("%(game)s · %(count)s player", "%(game)s · %(count)s players", seek.players),
       { game: seek.kind_name, count: seek.players }, true));
-    cell(pgettext("seeks table column", "Time"), seek.time_control);
+    cell(pgettext("seeks table column", "Time"), timeControlText(seek.time_control));
     cell(pgettext("seeks table column", "Mode"), seek.rated ? gettext("Rated") : gettext("Casual"));
     cell(pgettext("seeks table column", "Rating range"), seek.range ? `±${seek.range}` : pgettext("a rating range", "Any"));
     if (seek.yours) tr.classList.add("yours");

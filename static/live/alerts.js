@@ -12,6 +12,7 @@
 /* global gettext, pgettext, interpolate */
 
 import { liveSocket } from "./socket.js";
+import { timeControlText } from "./words.js";
 
 const baseTitle = document.title;
 const TURN_MARK = `▶ ${gettext("Your turn")} · `;
@@ -189,7 +190,7 @@ function openLink(url, label) {
 }
 
 const onPage = (url) => location.pathname === url;
-const mode = (event) => `${event.time_control} · ${event.rated ? pgettext("a game", "rated") : pgettext("a game", "casual")}`;
+const mode = (event) => `${timeControlText(event.time_control)} · ${event.rated ? pgettext("a game", "rated") : pgettext("a game", "casual")}`;
 
 function challenge(event) {
   const text = interpolate(gettext("%(player)s challenges you: %(game)s, %(mode)s."),
