@@ -7,6 +7,9 @@ browser's ``Accept-Language``, else English. URLs carry no language.
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
+
 from django.conf import settings
 from django.http import HttpResponseNotAllowed
 from django.utils import translation
@@ -17,6 +20,24 @@ from accounts import services as account_services
 from topiary_site.socket_db import db
 
 SUPPORTED = frozenset(code for code, _ in settings.LANGUAGES)
+
+
+def _script_catalogue_version() -> str:
+    """Changes whenever a compiled script catalogue does, so browsers that keep
+    /jsi18n/ for a day fetch the new texts after a deploy."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(settings.BASE_DIR, "locale").glob("*/LC_MESSAGES/djangojs.mo")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+SCRIPT_CATALOGUE_VERSION = _script_catalogue_version()
+
+
+def script_catalogue(request) -> dict:
+    """Context processor: base.html asks for /jsi18n/ with the language and this version
+    in the address, so a browser's cached copy is never another language's."""
+    return {"script_catalogue_version": SCRIPT_CATALOGUE_VERSION}
 
 
 def player_language(user) -> str:

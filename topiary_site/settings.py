@@ -193,6 +193,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.preferences",
+                "topiary_site.i18n.script_catalogue",
             ],
         },
     },
