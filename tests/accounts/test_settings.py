@@ -37,7 +37,8 @@ def test_the_form_saves_and_every_page_renders_them(client, alice):
     response = client.post(
         SETTINGS, {"theme": "dark", "language": "de", "sound": "on"}, follow=True
     )
-    assert "Your settings were saved." in response.content.decode()
+    # Saved in German: the page after saving already speaks it.
+    assert "Deine Einstellungen wurden gespeichert." in response.content.decode()
     assert Preferences.objects.get(user=alice).as_dict() == {
         "sound": True,
         "confirm_moves": False,
