@@ -12,6 +12,7 @@ from django.core.cache.backends.locmem import LocMemCache
 
 from accounts.models import User
 from api import services
+from tests.support.players import create_player
 
 _names = itertools.count(1)
 _addresses = itertools.count(1)
@@ -33,7 +34,7 @@ def make_player(db):
 
     def make(name: str | None = None) -> User:
         name = name or f"apiplayer{next(_names)}"
-        return User.objects.create_user(name, f"{name}@example.com", "garden-path-42")
+        return create_player(name, f"{name}@example.com")
 
     return make
 

@@ -10,6 +10,7 @@ from channels.layers import channel_layers
 from accounts.models import User
 from games import selectors, services
 from games.models import Game
+from tests.support.players import create_player
 from tests.support.servers import free_port
 from topiary_site.settings import channel_layer_host
 
@@ -22,7 +23,7 @@ def make_player(db):
 
     def make(name: str | None = None) -> User:
         name = name or f"player{next(_names)}"
-        return User.objects.create_user(name, f"{name}@example.com", "garden-path-42")
+        return create_player(name, f"{name}@example.com")
 
     return make
 

@@ -7,9 +7,9 @@ import threading
 import pytest
 from django.db import connection
 
-from accounts.models import User
 from games import services
 from games.models import Game
+from tests.support.players import create_player
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -17,10 +17,7 @@ TABLES = 4
 
 
 def test_bot_tables_created_at_once_all_start(postgres_url, redis_url):
-    players = [
-        User.objects.create_user(f"seater{i}", f"seater{i}@example.com", "garden-path-42")
-        for i in range(TABLES)
-    ]
+    players = [create_player(f"seater{i}", f"seater{i}@example.com") for i in range(TABLES)]
     start = threading.Barrier(TABLES)
     made, errors = [], []
 

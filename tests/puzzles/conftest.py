@@ -9,6 +9,7 @@ import pytest
 from engine import topiary
 from puzzles import services
 from puzzles.models import DailyPuzzle
+from tests.support.players import create_player
 
 #: Past dates whose puzzles the engine makes quickly: a Monday (K = 1) and a Wednesday (K = 2).
 MONDAY = datetime.date(2026, 11, 16)
@@ -50,4 +51,4 @@ def puzzle(db) -> DailyPuzzle:
 
 @pytest.fixture
 def solver(django_user_model):
-    return django_user_model.objects.create_user(username="hedgehog", password="pw-for-tests")
+    return create_player("hedgehog")

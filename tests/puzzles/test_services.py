@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 
 from engine import puzzles as engine_puzzles
@@ -13,6 +12,7 @@ from puzzles import services
 from puzzles.models import DailyPuzzle, PuzzleAttempt, PuzzleStreak
 from ratings.models import Rating, RatingChange, RatingKind
 from tests.puzzles.conftest import MONDAY, WEDNESDAY, final_score, short_line, submission
+from tests.support.players import create_player
 
 pytestmark = pytest.mark.django_db
 
@@ -155,7 +155,7 @@ def test_a_solve_against_a_stronger_puzzle_gains_more_than_against_a_weaker_one(
     assert easy.rating != hard.rating
     gains = {}
     for name, puzzle in (("easy", easy), ("hard", hard)):
-        user = get_user_model().objects.create_user(username=f"solver-{name}", password="pw")
+        user = create_player(f"solver-{name}")
         verdict = services.puzzle_attempt_submit(
             puzzle=puzzle, user=user, submission=submission(puzzle, puzzle.line)
         )

@@ -13,6 +13,7 @@ from puzzles import services
 from puzzles.models import DailyPuzzle, PuzzleAttempt, PuzzleStreak
 from ratings.models import RatingChange
 from tests.puzzles.conftest import WEDNESDAY, short_line, submission
+from tests.support.players import create_player
 
 pytestmark = pytest.mark.django_db
 
@@ -174,7 +175,7 @@ def test_the_leaderboard_ranks_live_streaks(client, django_user_model):
     today = timezone.localdate()
     broken = today.replace(year=2020)
     for name, days, last in (("alder", 5, today), ("birch", 3, today), ("cedar", 9, broken)):
-        user = django_user_model.objects.create_user(username=name, password="pw")
+        user = create_player(name)
         PuzzleStreak.objects.create(user=user, current=days, best=days, last_solved=last)
     html = client.get("/puzzles/leaderboard/").content.decode()
     assert "By puzzle rating" in html

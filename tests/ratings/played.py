@@ -11,13 +11,12 @@ from accounts.models import User
 from engine.rng import Rng
 from games import services
 from games.models import Game
+from tests.support.players import create_player
 
 
 def make_user(username: str, *, bot_level: str = "") -> User:
     """A player (a bot when ``bot_level`` is given)."""
-    return User.objects.create_user(
-        username=username, password="pw-for-tests", is_bot=bool(bot_level), bot_level=bot_level
-    )
+    return create_player(username, is_bot=bool(bot_level), bot_level=bot_level)
 
 
 def play_game(

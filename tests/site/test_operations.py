@@ -16,7 +16,6 @@ import pytest
 import yaml
 from websockets.asyncio.client import connect
 
-from accounts.models import User
 from games import selectors, services
 from games.models import Game
 from tests.games.conftest import live_game
@@ -24,6 +23,7 @@ from tests.games.sockets import TILE, hidden_from, in_own_loop, session_cookie
 from tests.site.conftest import clean_env, manage
 from tests.support import servers
 from tests.support.http import Session
+from tests.support.players import create_player
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis, pytest.mark.slow]
 
@@ -285,8 +285,8 @@ def test_metrics_count_a_full_game_and_a_bots_thinking_and_logs_are_json_without
         wrong = Session(url, headers={"Authorization": "Bearer guess"}).get("/metrics")
         assert wrong.status == 404
 
-        ann = User.objects.create_user("ann", "ann@example.com", "garden-path-42")
-        bob = User.objects.create_user("bob", "bob@example.com", "garden-path-42")
+        ann = create_player("ann", "ann@example.com")
+        bob = create_player("bob", "bob@example.com")
         game = live_game([ann, bob])
         assert sample(scrape(url), "topiary_live_games", kind="topiary") == 1
 
@@ -304,7 +304,7 @@ def test_metrics_count_a_full_game_and_a_bots_thinking_and_logs_are_json_without
         )
         game.refresh_from_db()
 
-        carol = User.objects.create_user("carol", "carol@example.com", "garden-path-42")
+        carol = create_player("carol", "carol@example.com")
         bot_game = services.bot_game_create(
             user=carol,
             kind="wizards_garden",
@@ -381,8 +381,8 @@ DEPLOY = servers.ROOT / "deploy"
 def test_a_backup_restored_into_a_fresh_database_serves_the_same_games(
     server_env, server_logs, fresh_database, tmp_path
 ):
-    ann = User.objects.create_user("ann", "ann@example.com", "garden-path-42")
-    bob = User.objects.create_user("bob", "bob@example.com", "garden-path-42")
+    ann = create_player("ann", "ann@example.com")
+    bob = create_player("bob", "bob@example.com")
     game = live_game([ann, bob])
     for _ in range(4):
         frame = selectors.game_state_for(game.pk, None)

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Game
+from tests.support.players import create_player
 from tournaments import services
 from tournaments.models import Tournament
 
@@ -18,7 +19,7 @@ _names = itertools.count(1)
 
 def new_player(name: str | None = None) -> User:
     name = name or f"entrant{next(_names)}"
-    return User.objects.create_user(name, f"{name}@example.com", "garden-path-42")
+    return create_player(name, f"{name}@example.com")
 
 
 def new_bot(level: str = "random") -> User:

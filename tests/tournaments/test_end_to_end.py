@@ -32,13 +32,25 @@ pytestmark = [
 PATIENCE = 240
 
 
+@pytest.fixture(scope="module")
+def celery_beat(server_env, server_logs):
+    """Beat as production runs it, but sending the tick that starts events and the sweep
+    that queues again the bot turns a killed worker took with it every second, not every
+    5 s: the events start, and recover, without idle seconds (only the intervals change,
+    through ``BEAT_INTERVALS``)."""
+    env = {**server_env, "BEAT_INTERVALS": "games-sweep=1,tournaments-tick=1"}
+    proc = servers.start_beat(env, server_logs)
+    yield proc
+    proc.stop()
+
+
 def wait_until(check, what: str):
     deadline = time.monotonic() + PATIENCE
     while time.monotonic() < deadline:
         value = check()
         if value:
             return value
-        time.sleep(0.5)
+        time.sleep(0.1)
     raise AssertionError(f"gave up waiting: {what}")
 
 
