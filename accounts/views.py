@@ -34,6 +34,7 @@ from accounts.forms import (
     TwoFactorCodeForm,
 )
 from accounts.models import Preferences, User
+from topiary_site.i18n import browser_language
 
 # The password is right, the code still to come: who, how, and since when (session keys).
 PENDING_USER = "two_factor_user"
@@ -180,13 +181,7 @@ def _language_after(request, chosen: str) -> str:
     """The language of the page after a save: the one chosen, else the browser's."""
     if chosen:
         return chosen
-    accept = request.headers.get("Accept-Language", "")
-    for code, _quality in translation.trans_real.parse_accept_lang_header(accept):
-        try:
-            return translation.get_supported_language_variant(code)
-        except LookupError:
-            continue
-    return settings.LANGUAGE_CODE
+    return browser_language(request.headers.get("Accept-Language", ""))
 
 
 def _saved(request, text, *, language: str):

@@ -85,7 +85,11 @@ def socket_language(scope) -> str:
     cookie = cookies.get(settings.LANGUAGE_COOKIE_NAME, "")
     if cookie in SUPPORTED:
         return cookie
-    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    return browser_language(headers.get(b"accept-language", b"").decode("latin-1"))
+
+
+def browser_language(accept: str) -> str:
+    """The first language of an ``Accept-Language`` header the site speaks, else English."""
     for code, _quality in translation.trans_real.parse_accept_lang_header(accept):
         try:
             return translation.get_supported_language_variant(code)
