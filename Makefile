@@ -45,7 +45,7 @@ bench-live: venv
 # .mo files are committed, so `make run` works without gettext.
 MAKEMESSAGES = $(BIN)/python manage.py makemessages --locale de --no-obsolete \
 	--add-location file --ignore '.venv/*' --ignore 'tests/*' --ignore 'bench/*' \
-	--ignore 'staticfiles/*' --ignore 'var/*' --ignore 'docs/*' --ignore 'engine/*'
+	--ignore 'staticfiles/*' --ignore 'var/*' --ignore 'docs/*'
 
 messages: venv
 	$(MAKEMESSAGES) --domain django
