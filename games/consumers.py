@@ -22,6 +22,7 @@ from games import live, seek_selectors, seeks, selectors, services
 from games.actions import SOCKET_ACTIONS, action_run, refused_frame
 from games.models import Game
 from topiary_site import metrics
+from topiary_site.consumer_base import LeanConsumer
 from topiary_site.i18n import SocketLanguage
 from topiary_site.socket_db import db
 
@@ -156,7 +157,7 @@ async def _membership_end(consumer, group: str) -> None:
         log.warning("could not leave group %s (%s); the entry expires", group, error)
 
 
-class _RenewingConsumer(SocketLanguage, AsyncJsonWebsocketConsumer):
+class _RenewingConsumer(SocketLanguage, LeanConsumer, AsyncJsonWebsocketConsumer):
     """A consumer whose membership renewal ends with it, even if it ends by a crash; it
     speaks its socket's language (``SocketLanguage``)."""
 

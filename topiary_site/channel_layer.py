@@ -11,10 +11,19 @@ defaults break live play in two ways:
 
 This layer waits for a free connection (``BlockingConnectionPool``) and
 ``settings.channel_layer_host`` sets a read timeout longer than the blocking read.
+
+It also delivers within its own process without Redis. A daphne process's sockets
+share one Redis inbox, and channels_redis spends four Redis round trips and a
+serialization on every message it takes from it, then passes the message to its
+socket through a lock that every waiting socket contends for. A message for a socket
+of the same process (the usual case: both players of a game on one daphne) now goes
+straight into that socket's queue; one reader task per process takes what other
+processes (other daphnes, the Celery workers) send through Redis.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 
@@ -24,12 +33,121 @@ from redis.asyncio import BlockingConnectionPool
 log = logging.getLogger(__name__)
 
 
+class _InboxLost:
+    """Put in every open channel's queue when the process's inbox reader fails (Redis went
+    away): each socket's next receive raises, so its consumer ends and its client
+    reconnects, joining its groups again (a restarted Redis has forgotten them)."""
+
+    def __init__(self, error: BaseException):
+        self.error = error
+
+
 class RedisChannelLayer(BaseRedisChannelLayer):
-    """channels_redis's layer on a pool that waits for a connection instead of failing."""
+    """channels_redis's layer on a pool that waits for a connection instead of failing,
+    delivering to this process's own channels without Redis."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        #: Channels of this process (``new_channel``) that a consumer still receives on.
+        self.local_open: set[str] = set()
+        self.local_prefix = f"specific.{self.client_prefix}!"
+        self._inbox_reader: asyncio.Task | None = None
+        self._inbox_loop: asyncio.AbstractEventLoop | None = None
 
     def create_pool(self, index):
         host = dict(self.hosts[index])
         return BlockingConnectionPool.from_url(host.pop("address"), **host)
+
+    # ------------------------------------------------------------------ this process's channels
+
+    async def new_channel(self, prefix="specific"):
+        name = await super().new_channel(prefix)
+        self.local_open.add(name)
+        return name
+
+    def channel_closed(self, channel: str) -> None:
+        """The consumer of ``channel`` ended: later messages to it are dropped, its queue freed."""
+        self.local_open.discard(channel)
+        self.receive_buffer.pop(channel, None)
+
+    def _deliver_local(self, channel: str, message: dict) -> None:
+        if channel in self.local_open:
+            self.receive_buffer[channel].put_nowait(dict(message))
+
+    async def receive(self, channel):
+        """The next message of ``channel``; a channel of this process waits on its own queue,
+        filled by senders in this process and by the one inbox reader."""
+        if not channel.startswith(self.local_prefix):
+            return await super().receive(channel)
+        assert self.require_valid_channel_name(channel)
+        self.local_open.add(channel)
+        self._inbox_reader_running()
+        message = await self.receive_buffer[channel].get()
+        if isinstance(message, _InboxLost):
+            raise message.error
+        return message
+
+    def _inbox_reader_running(self) -> None:
+        loop = asyncio.get_running_loop()
+        reader = self._inbox_reader
+        if reader is not None and not reader.done():
+            if self._inbox_loop is loop:
+                return
+            if not self._inbox_loop.is_closed():
+                raise RuntimeError("Two event loops are trying to receive() on one channel layer")
+        self._inbox_loop = loop
+        self._inbox_reader = loop.create_task(self._inbox_read())
+
+    async def _inbox_read(self) -> None:
+        """Take this process's messages from Redis into their channels' queues, until Redis
+        fails; then every open channel is told (``_InboxLost``) and the next receive starts
+        a new reader."""
+        inbox = self.local_prefix
+        reader = asyncio.current_task()
+        # A cancel can be swallowed deep inside a Redis read: stop on the request itself.
+        while not reader.cancelling():
+            try:
+                channel, message = await self.receive_single(inbox)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("channel layer inbox lost: %r", error)
+                lost = _InboxLost(error)
+                for open_channel in list(self.local_open):
+                    self.receive_buffer[open_channel].put_nowait(lost)
+                return
+            for target in channel if isinstance(channel, list) else [channel]:
+                self._deliver_local(target, message)
+
+    async def _inbox_reader_stop(self) -> None:
+        reader, self._inbox_reader = self._inbox_reader, None
+        if reader is None or reader.done() or self._inbox_loop is not asyncio.get_running_loop():
+            return
+        reader.cancel()
+        # A cancelled read inside redis-py can linger until its blocking read returns (at
+        # most ``brpop_timeout``); the reader then stops on its own (``cancelling``), so
+        # closing the layer does not wait for it.
+        await asyncio.wait({reader}, timeout=1)
+
+    async def flush(self):
+        await self._inbox_reader_stop()
+        await super().flush()
+
+    async def close_pools(self):
+        await self._inbox_reader_stop()
+        await super().close_pools()
+
+    async def send(self, channel, message):
+        if channel.startswith(self.local_prefix):
+            assert isinstance(message, dict), "message is not a dict"
+            self._deliver_local(channel, message)
+            return
+        await super().send(channel, message)
+
+    # ------------------------------------------------------------------ groups
+
+    async def group_send(self, group, message):
+        await self.group_send_many([(group, message)])
 
     async def group_send_many(self, sends: list[tuple[str, dict]]) -> None:
         """``group_send`` of each ``(group, message)``, in two Redis round trips in all.
@@ -38,12 +156,14 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         channels' old messages, then a Lua send whose source it uploads every time): a
         move's push to a game's seats and spectators was a dozen. Here one pipeline
         lists every group's channels and one cached Lua script (``EVALSHA``) expires old
-        messages and adds the new ones, with the same capacity rule. One Redis host only
-        (the site's set-up); with several, each group goes through ``group_send``.
+        messages and adds the new ones, with the same capacity rule; channels of this
+        process get the message straight into their queues. One Redis host only (the
+        site's set-up); with several, each group goes through channels_redis's
+        ``group_send``.
         """
         if self.ring_size != 1:
             for group, message in sends:
-                await self.group_send(group, message)
+                await super().group_send(group, message)
             return
         connection = self.connection(0)
         now = time.time()
@@ -58,11 +178,16 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         messages: list[bytes] = []
         capacities: list[int] = []
         for (_, message), names in zip(sends, members, strict=True):
-            if not names:
+            remote = []
+            for name in names:
+                name = name.decode("utf8")
+                if name.startswith(self.local_prefix):
+                    self._deliver_local(name, message)
+                else:
+                    remote.append(name)
+            if not remote:
                 continue
-            _, key_messages, key_capacities = self._map_channel_keys_to_connection(
-                [name.decode("utf8") for name in names], message
-            )
+            _, key_messages, key_capacities = self._map_channel_keys_to_connection(remote, message)
             for key, serialized in key_messages.items():
                 keys.append(key)
                 messages.append(serialized)

@@ -7,6 +7,7 @@ page's live part again over HTTP (as lichess does), so a lost message costs noth
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from chat.sockets import chat_frame, chat_receive, chat_request
+from topiary_site.consumer_base import LeanConsumer
 from topiary_site.i18n import SocketLanguage
 from topiary_site.socket_db import db
 from tournaments.models import Tournament
@@ -18,7 +19,7 @@ def _version(tournament_id: int) -> int | None:
     return Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True).first()
 
 
-class TournamentConsumer(SocketLanguage, AsyncJsonWebsocketConsumer):
+class TournamentConsumer(SocketLanguage, LeanConsumer, AsyncJsonWebsocketConsumer):
     """Anyone may watch a tournament: nothing sent here is secret. Its chat speaks the
     socket's language (``SocketLanguage``)."""
 

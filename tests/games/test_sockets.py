@@ -320,6 +320,10 @@ async def test_a_take_in_two_steps_over_the_socket(pair):
     path = f"/ws/game/{game.pk}/"
     ann_socket, bob_socket, watcher = [await Socket.open(path, u) for u in (ann, bob, None)]
     first = await ann_socket.until(is_state(0))
+    # A socket is accepted before its snapshot is read: wait for every first snapshot, or
+    # one read after the move would be a ``state`` of ply 1 ahead of the ``move`` frame.
+    for socket in (bob_socket, watcher):
+        await socket.until(is_state(0))
     step = next(s for s in first["legal_steps"] if " " in s and "=" not in s)
     await ann_socket.send({"type": "move", "ply": 0, "move": step})
     mine, theirs, public = [await s.until(is_state(1)) for s in (ann_socket, bob_socket, watcher)]

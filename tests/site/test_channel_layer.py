@@ -1,0 +1,123 @@
+"""The Redis channel layer (topiary_site.channel_layer) on a real Redis, as two processes.
+
+Each layer instance stands for one process (a daphne, a Celery worker): its own
+channels get their messages straight from senders in the same process, channels of
+other processes through Redis, and nothing is lost, reordered or sent to a channel
+whose consumer is gone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import pytest
+import redis
+
+from topiary_site.channel_layer import RedisChannelLayer
+from topiary_site.settings import channel_layer_host
+
+pytestmark = pytest.mark.redis
+
+
+@pytest.fixture
+def prefix() -> str:
+    return f"test-layer-{uuid.uuid4().hex[:8]}"
+
+
+def process_layer(url: str, prefix: str) -> RedisChannelLayer:
+    """One process's layer; both processes of a test share Redis and the prefix."""
+    return RedisChannelLayer(hosts=[channel_layer_host(url)], prefix=prefix, capacity=100)
+
+
+def inbox_size(url: str, prefix: str, layer: RedisChannelLayer) -> int:
+    """Messages waiting in Redis for ``layer``'s process."""
+    return redis.Redis.from_url(url).zcard(f"{prefix}{layer.local_prefix}")
+
+
+async def receive(layer: RedisChannelLayer, channel: str) -> dict:
+    return await asyncio.wait_for(layer.receive(channel), timeout=5)
+
+
+async def test_a_group_message_reaches_this_process_directly_and_the_other_through_redis(
+    redis_url, prefix
+):
+    web, other = process_layer(redis_url, prefix), process_layer(redis_url, prefix)
+    here, there = await web.new_channel(), await other.new_channel()
+    await web.group_add("game-1-seat-0", here)
+    await web.group_add("game-1-seat-0", there)
+    try:
+        await web.group_send("game-1-seat-0", {"type": "frame", "text": "ply 1"})
+        # Nothing for this process went into Redis; the other process's copy did.
+        assert inbox_size(redis_url, prefix, web) == 0
+        assert inbox_size(redis_url, prefix, other) == 1
+        assert await receive(web, here) == {"type": "frame", "text": "ply 1"}
+        assert await receive(other, there) == {"type": "frame", "text": "ply 1"}
+    finally:
+        await web.flush()
+        await other.close_pools()
+
+
+async def test_messages_from_this_process_and_another_each_arrive_once_and_in_order(
+    redis_url, prefix
+):
+    web, worker = process_layer(redis_url, prefix), process_layer(redis_url, prefix)
+    socket = await web.new_channel()
+    await web.group_add("game-2-watch", socket)
+    try:
+        for ply in range(5):
+            await web.group_send_many([("game-2-watch", {"type": "frame", "text": f"web {ply}"})])
+        for ply in range(5):
+            # A Celery worker's push (a bot's move): through Redis, into the same queue.
+            await worker.group_send("game-2-watch", {"type": "frame", "text": f"bot {ply}"})
+        texts = [(await receive(web, socket))["text"] for _ in range(10)]
+        assert texts == [f"web {ply}" for ply in range(5)] + [f"bot {ply}" for ply in range(5)]
+        with pytest.raises(asyncio.TimeoutError):
+            await asyncio.wait_for(web.receive(socket), timeout=0.5)
+    finally:
+        await web.flush()
+        await worker.close_pools()
+
+
+async def test_a_single_channel_send_within_the_process_arrives(redis_url, prefix):
+    web = process_layer(redis_url, prefix)
+    lobby_socket = await web.new_channel()
+    try:
+        await web.send(lobby_socket, {"type": "frame", "text": "paired"})
+        assert inbox_size(redis_url, prefix, web) == 0
+        assert (await receive(web, lobby_socket))["text"] == "paired"
+    finally:
+        await web.flush()
+
+
+async def test_a_closed_channel_is_sent_nothing_and_keeps_no_queue(redis_url, prefix):
+    web = process_layer(redis_url, prefix)
+    gone, staying = await web.new_channel(), await web.new_channel()
+    # The consumer died before it could leave its group (a crash): its entry is still there.
+    await web.group_add("game-3-seat-1", gone)
+    await web.group_add("game-3-seat-1", staying)
+    web.channel_closed(gone)
+    try:
+        for ply in range(3):
+            await web.group_send("game-3-seat-1", {"type": "frame", "text": f"ply {ply}"})
+        assert gone not in web.receive_buffer
+        assert [(await receive(web, staying))["text"] for _ in range(3)] == [
+            "ply 0",
+            "ply 1",
+            "ply 2",
+        ]
+    finally:
+        await web.flush()
+
+
+async def test_every_waiting_socket_fails_when_redis_cannot_be_reached(prefix):
+    # Nothing listens on port 1: the inbox reader fails at once, and every socket's
+    # receive raises (its consumer ends, its page reconnects) instead of waiting forever.
+    web = process_layer("redis://127.0.0.1:1/0", prefix)
+    first, second = await web.new_channel(), await web.new_channel()
+    results = await asyncio.gather(
+        asyncio.wait_for(web.receive(first), timeout=10),
+        asyncio.wait_for(web.receive(second), timeout=10),
+        return_exceptions=True,
+    )
+    assert all(isinstance(result, redis.exceptions.ConnectionError) for result in results), results
