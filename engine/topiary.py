@@ -48,6 +48,7 @@ copied deeply), and a line's moves are built once per hand and face-down pattern
 
 from __future__ import annotations
 
+import functools
 import itertools
 import sys
 from dataclasses import dataclass, fields
@@ -318,7 +319,19 @@ def _sight_lines(
     garden: tuple[int, ...], visitors: tuple[int, ...], free: tuple[int, ...] = ()
 ) -> list[dict]:
     """Each placed visitor, its line, the face-up tiles it sees and the points they make
-    (``line_points`` spelled out in notation); then each position of ``free`` (seat None)."""
+    (``line_points`` spelled out in notation); then each position of ``free`` (seat None).
+
+    Every viewer of a position sees the same lines (face-up tiles only), and a server
+    sends them to each viewer of every change: they are worked out once per position.
+    Each sight is a fresh dict; its ``line`` and ``seen`` lists are shared, read only.
+    """
+    return [dict(sight) for sight in _sight_lines_of(tuple(garden), tuple(visitors), tuple(free))]
+
+
+@functools.lru_cache(maxsize=1024)
+def _sight_lines_of(
+    garden: tuple[int, ...], visitors: tuple[int, ...], free: tuple[int, ...]
+) -> tuple[dict, ...]:
     sights = []
     placed = [(p, seat) for p, seat in enumerate(visitors) if seat >= 0]
     for p, seat in placed + [(p, None) for p in free]:
@@ -337,7 +350,7 @@ def _sight_lines(
                 "points": points,
             }
         )
-    return sights
+    return tuple(sights)
 
 
 def _turn_order(first_player: int, players: int) -> list[int]:
