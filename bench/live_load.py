@@ -356,8 +356,10 @@ async def player(url: str, origin: str, cookie: str, game_ids, think, deadline, 
                 await ws.close()
 
 
-async def drive_site(servers, pairs, think, seconds, sample, fault=None) -> dict:
-    """Play every pair's games; pair i talks to ``servers[i % len(servers)]`` (url, origin).
+async def drive_site(servers, pairs, think, seconds, sample, fault=None, split=False) -> dict:
+    """Play every pair's games; pair i talks to ``servers[i % len(servers)]`` (url, origin),
+    or with ``split`` its two players to two servers (as a balancer without stickiness may
+    place them: every move then crosses between processes through Redis).
 
     ``fault``: a coroutine function run once the measurement starts (the Redis restart);
     what it returns is reported, with how long the games took to move again after it.
@@ -368,7 +370,7 @@ async def drive_site(servers, pairs, think, seconds, sample, fault=None) -> dict
     deadline = {"at": time.monotonic() + 3600}  # brought forward when the measurement ends
 
     async def run_player(index, pair, seat):
-        url, origin = servers[index % len(servers)]
+        url, origin = servers[(index + (seat if split else 0)) % len(servers)]
         await player(
             url,
             origin,
@@ -698,6 +700,7 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
                 None
                 if own_redis is None
                 else redis_restart(own_redis, args.seconds / 3, args.redis_restart),
+                split=args.split,
             )
         )
         echo_rtts = asyncio.run(
@@ -718,6 +721,7 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
         "games": games,
         "root": str(root),
         "web_processes": web_count,
+        "split": bool(args.split and web_count > 1),
         "load_average": [round(load, 2) for load in os.getloadavg()],
         "moves": tally.moves,
         "moves_per_s": round(tally.moves / site["elapsed"], 1),
@@ -753,6 +757,11 @@ def main() -> None:
         nargs="+",
         default=[1],
         help="daphne processes (one Redis); several counts are run one after the other per size",
+    )
+    parser.add_argument(
+        "--split",
+        action="store_true",
+        help="with several daphne processes, put each game's two players on different ones",
     )
     parser.add_argument(
         "--idle",
