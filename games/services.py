@@ -24,8 +24,9 @@ from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext_lazy
+from django.utils.translation import ngettext
 
+from accounts.models import User
 from accounts.services import bot_ensure
 from engine.errors import EngineError
 from engine.games import game_definition
@@ -49,12 +50,8 @@ BOT_REQUEUE_EVERY = 15
 #: A finished game still unscored after this is scored again by the sweep.
 SCORE_OVERDUE = timedelta(seconds=20)
 #: The bot levels, each as people read it (the lobby's and the table's choices).
-BOT_LEVEL_CHOICES = (
-    ("random", pgettext_lazy("bot level", "Random")),
-    ("greedy", pgettext_lazy("bot level", "Greedy")),
-    ("strong", pgettext_lazy("bot level", "Strong")),
-)
-BOT_LEVELS = tuple(level for level, _label in BOT_LEVEL_CHOICES)
+BOT_LEVEL_CHOICES = tuple(User.BotLevel.choices)
+BOT_LEVELS = tuple(User.BotLevel.values)
 #: What a move that does not end the game changes in its row (``_move_apply``, ``_turn_begin``):
 #: saving only these spares every move compiling and sending the rest of the row.
 MOVE_FIELDS = (
