@@ -13,7 +13,6 @@ import logging
 import time
 from collections import Counter, deque
 
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils.translation import gettext as _
 
@@ -22,8 +21,7 @@ from games import live, seek_selectors, seeks, selectors, services
 from games.actions import SOCKET_ACTIONS, action_run, refused_frame
 from games.models import Game
 from topiary_site import metrics
-from topiary_site.consumer_base import LeanConsumer
-from topiary_site.i18n import SocketLanguage
+from topiary_site.consumer_base import SiteConsumer
 from topiary_site.socket_db import db
 
 log = logging.getLogger(__name__)
@@ -157,7 +155,7 @@ async def _membership_end(consumer, group: str) -> None:
         log.warning("could not leave group %s (%s); the entry expires", group, error)
 
 
-class _RenewingConsumer(SocketLanguage, LeanConsumer, AsyncJsonWebsocketConsumer):
+class _RenewingConsumer(SiteConsumer):
     """A consumer whose membership renewal ends with it, even if it ends by a crash; it
     speaks its socket's language (``SocketLanguage``)."""
 

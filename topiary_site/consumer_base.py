@@ -1,5 +1,7 @@
-"""What every websocket consumer of the site shares beneath Channels' own classes.
+"""What every websocket consumer of the site shares beneath Channels' own classes
+(``SiteConsumer``).
 
+- **The socket's language** (``topiary_site.i18n.SocketLanguage``).
 - **No database housekeeping per message.** Channels' ``dispatch`` runs
   ``close_old_connections`` before every message a consumer handles, through its one
   thread-sensitive thread: every frame pushed to every socket queued for that one
@@ -14,10 +16,13 @@
 from __future__ import annotations
 
 from channels.consumer import get_handler_name
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from topiary_site.i18n import SocketLanguage
 
 
 class LeanConsumer:
-    """Mixed in before Channels' consumer class (after ``SocketLanguage``)."""
+    """Mixed in before Channels' consumer class: no per-message hop, a channel freed."""
 
     async def __call__(self, scope, receive, send):
         try:
@@ -33,3 +38,7 @@ class LeanConsumer:
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+
+class SiteConsumer(SocketLanguage, LeanConsumer, AsyncJsonWebsocketConsumer):
+    """The base of every websocket consumer of the site."""

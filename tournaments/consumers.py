@@ -4,11 +4,8 @@ The database holds the truth; a client that hears a newer version fetches the
 page's live part again over HTTP (as lichess does), so a lost message costs nothing.
 """
 
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
-
 from chat.sockets import chat_frame, chat_receive, chat_request
-from topiary_site.consumer_base import LeanConsumer
-from topiary_site.i18n import SocketLanguage
+from topiary_site.consumer_base import SiteConsumer
 from topiary_site.socket_db import db
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_group
@@ -19,7 +16,7 @@ def _version(tournament_id: int) -> int | None:
     return Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True).first()
 
 
-class TournamentConsumer(SocketLanguage, LeanConsumer, AsyncJsonWebsocketConsumer):
+class TournamentConsumer(SiteConsumer):
     """Anyone may watch a tournament: nothing sent here is secret. Its chat speaks the
     socket's language (``SocketLanguage``)."""
 
