@@ -28,8 +28,13 @@ def password_hash() -> str:
 
 
 def create_player(username: str, email: str = "", **extra) -> User:
-    """``User.objects.create_user(username, email, PASSWORD, **extra)``, less the hashing."""
-    user = User.objects.create_user(username, email, password=None, **extra)
-    user.password = password_hash()
-    user.save(update_fields=["password"])
+    """``User.objects.create_user(username, email, PASSWORD, **extra)``, less the hashing:
+    the same normalized names, saved once with the shared hash."""
+    user = User(
+        username=User.normalize_username(username),
+        email=User.objects.normalize_email(email),
+        password=password_hash(),
+        **extra,
+    )
+    user.save()
     return user
