@@ -42,6 +42,19 @@ class _InboxLost:
         self.error = error
 
 
+async def _unswallowed(redis_call):
+    """Await ``redis_call`` as a task of its own, through a shield: a cancel of the caller
+    raises here whatever the Redis client does with it. On a cancel the call is cancelled
+    too, and its outcome, whenever it comes, is read and dropped."""
+    call = asyncio.ensure_future(redis_call)
+    try:
+        return await asyncio.shield(call)
+    except asyncio.CancelledError:
+        call.cancel()
+        call.add_done_callback(lambda done: done.cancelled() or done.exception())
+        raise
+
+
 class RedisChannelLayer(BaseRedisChannelLayer):
     """channels_redis's layer on a pool that waits for a connection instead of failing,
     delivering to this process's own channels without Redis."""
@@ -101,13 +114,24 @@ class RedisChannelLayer(BaseRedisChannelLayer):
     async def _inbox_read(self) -> None:
         """Take this process's messages from Redis into their channels' queues, until Redis
         fails; then every open channel is told (``_InboxLost``) and the next receive starts
-        a new reader."""
+        a new reader.
+
+        channels_redis's ``receive_single`` is not used: it blocks again and again until a
+        message comes, so a cancel that redis-py swallows inside a read (it can, as a timeout
+        it then retries) left the reader blocking for ever, and an event loop's shutdown,
+        which waits for every task it cancels, hung. Each read here is a task of its own,
+        awaited through a shield, so a cancel stops the reader at once; the read it leaves
+        ends by itself within ``brpop_timeout``, and what it took waits in the backup queue,
+        which the next read puts back first.
+        """
         inbox = self.local_prefix
-        reader = asyncio.current_task()
-        # A cancel can be swallowed deep inside a Redis read: stop on the request itself.
-        while not reader.cancelling():
+        index = self.consistent_hash(inbox)
+        key = self.prefix + inbox
+        while True:
             try:
-                channel, message = await self.receive_single(inbox)
+                member = await _unswallowed(
+                    self._brpop_with_clean(index, key, timeout=self.brpop_timeout)
+                )
             except asyncio.CancelledError:
                 raise
             except Exception as error:
@@ -116,17 +140,20 @@ class RedisChannelLayer(BaseRedisChannelLayer):
                 for open_channel in list(self.local_open):
                     self.receive_buffer[open_channel].put_nowait(lost)
                 return
+            if member is None:
+                continue
+            message = self.deserialize(member)
+            channel = message.pop("__asgi_channel__", inbox)
             for target in channel if isinstance(channel, list) else [channel]:
                 self._deliver_local(target, message)
+            # Taken off the backup queue before the next read, which would put it back.
+            await _unswallowed(self._clean_receive_backup(index, key))
 
     async def _inbox_reader_stop(self) -> None:
         reader, self._inbox_reader = self._inbox_reader, None
         if reader is None or reader.done() or self._inbox_loop is not asyncio.get_running_loop():
             return
         reader.cancel()
-        # A cancelled read inside redis-py can linger until its blocking read returns (at
-        # most ``brpop_timeout``); the reader then stops on its own (``cancelling``), so
-        # closing the layer does not wait for it.
         await asyncio.wait({reader}, timeout=1)
 
     async def flush(self):

@@ -121,3 +121,32 @@ async def test_every_waiting_socket_fails_when_redis_cannot_be_reached(prefix):
         return_exceptions=True,
     )
     assert all(isinstance(result, redis.exceptions.ConnectionError) for result in results), results
+
+
+async def test_the_inbox_reader_stops_when_cancelled_even_if_a_redis_read_swallows_it(
+    redis_url, prefix
+):
+    """A cancel that a Redis read swallows (redis-py can turn one into a retried timeout)
+    must still stop the reader: an event loop's shutdown cancels every task and waits for
+    them all, and a reader blocking again and again for messages hung a test run."""
+    layer = process_layer(redis_url, prefix)
+    blocking_read = layer._brpop_with_clean
+
+    async def read_that_swallows_a_cancel(*args, **kwargs):
+        try:
+            return await blocking_read(*args, **kwargs)
+        except asyncio.CancelledError:
+            return None
+
+    layer._brpop_with_clean = read_that_swallows_a_cancel
+    channel = await layer.new_channel()
+    receiving = asyncio.ensure_future(layer.receive(channel))
+    try:
+        await asyncio.sleep(0.2)
+        reader = layer._inbox_reader
+        reader.cancel()
+        await asyncio.wait({reader}, timeout=2)
+        assert reader.cancelled()
+    finally:
+        receiving.cancel()
+        await layer.close_pools()
