@@ -12,7 +12,14 @@ from django.test import Client
 from games import services
 from games.models import Game
 from tests.games.conftest import every_player_moves, first_legal, live_game
-from tests.games.sockets import KNOWN_FACE_DOWN, TILE, Socket, hidden_from, in_own_loop
+from tests.games.sockets import (
+    KNOWN_FACE_DOWN,
+    TILE,
+    Socket,
+    hidden_from,
+    in_own_loop,
+    tiles_in_page,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]
 
@@ -142,4 +149,4 @@ async def test_an_aborted_short_game_shows_nobody_a_hidden_tile(make_player, red
     for seat, user in enumerate([*players, None]):
         page = await database_sync_to_async(page_text)(user)
         frame = page.split('id="frame"', 1)[1]
-        assert not set(TILE.findall(frame)) & hidden_from(full, seat if user else None)
+        assert not tiles_in_page(frame) & hidden_from(full, seat if user else None)

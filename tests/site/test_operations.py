@@ -302,6 +302,11 @@ def test_metrics_count_a_full_game_and_a_bots_thinking_and_logs_are_json_without
             lambda: sample(scrape(url), "topiary_open_sockets", consumer="game") == 0,
             "the closed sockets uncounted",
         )
+        # The worker scores a finished game (its record) after the last move's frame.
+        wait_until(
+            lambda: Game.objects.filter(pk=game.pk, record__isnull=False).exists(),
+            "the game scored",
+        )
         game.refresh_from_db()
 
         carol = create_player("carol", "carol@example.com")
