@@ -448,8 +448,13 @@ def _mask_tiles(mask: int) -> tuple[int, ...]:
     return tuple(t for t in ALL_TILES if mask >> t & 1)
 
 
+@functools.cache
 def move_name(code: int) -> str:
-    """The notation of a move code (see the module docstring)."""
+    """The notation of a move code (see the module docstring).
+
+    Kept once worked out: a frame for the player to move lists every legal move (several
+    hundred in a Topiary turn), one is built after every move, and codes are few (tens of
+    thousands) and always mean the same move."""
     if code < 0:
         return "keep " + " ".join(TILE_NAMES[t] for t in _mask_tiles(-code))
     if code >= PLANT_STEP:
