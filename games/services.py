@@ -18,7 +18,6 @@ from typing import Any
 
 from celery import current_app as current_celery_app
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
@@ -284,7 +283,7 @@ def challenge_create(
     (issue 16), so a program cannot farm games against the house bots at machine speed.
     """
     _check_human(user)
-    opponent = get_user_model().objects.filter(username__iexact=opponent_username.strip()).first()
+    opponent = User.objects.filter(username__iexact=opponent_username.strip()).first()
     if opponent is None:
         raise Refused(
             "bad_request",
@@ -359,7 +358,7 @@ def bot_pick(level: str, *, besides=()):
     house = bot_ensure(level=level)
     if house.pk not in taken:
         return house
-    users = get_user_model().objects
+    users = User.objects
     bot = users.filter(is_bot=True, bot_level=level).exclude(pk__in=taken).order_by("pk").first()
     if bot is not None:
         return bot

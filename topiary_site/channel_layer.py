@@ -132,8 +132,6 @@ class RedisChannelLayer(BaseRedisChannelLayer):
                 member = await _unswallowed(
                     self._brpop_with_clean(index, key, timeout=self.brpop_timeout)
                 )
-            except asyncio.CancelledError:
-                raise
             except Exception as error:
                 log.warning("channel layer inbox lost: %r", error)
                 lost = _InboxLost(error)
