@@ -131,6 +131,10 @@ class Game(models.Model):
     rematch = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch_of"
     )
+    # One more with every update of the row (a database trigger: migration 0006): a
+    # process that holds the game in memory between its moves (``games.held``) knows by
+    # it whether anyone else wrote the game since.
+    version = models.PositiveIntegerField(default=0)
 
     class Meta:
         indexes = [
@@ -149,8 +153,10 @@ class Game(models.Model):
         """Save; a full save of a loaded game leaves out write-once fields it did not replace.
 
         A move saves the whole row, and rewriting the deal's JSON with it doubled
-        what each move wrote (the deal never changes once dealt).
+        what each move wrote (the deal never changes once dealt). ``version`` moves on
+        here as the database's trigger moves it on in the row.
         """
+        self.version += 1
         loaded = self.__dict__.get("_loaded")
         if (
             loaded

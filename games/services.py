@@ -9,6 +9,7 @@ whole read-check-write. Pushes to sockets and bot tasks are queued with
 
 from __future__ import annotations
 
+import copy
 import logging
 import secrets
 import time
@@ -29,7 +30,7 @@ from accounts.models import User
 from accounts.services import bot_ensure
 from engine.errors import EngineError
 from engine.games import game_definition
-from games import engine_text, frames, live, user_events
+from games import engine_text, frames, held, live, user_events
 from games.models import Game, Seat
 from games.signals import game_finished, game_scored
 from games.thinking import bot_choose
@@ -88,16 +89,39 @@ def _with_game(game_id: int, change: Callable[[Game, list[Seat]], Any]) -> Game:
     refuse after committing what it wrote (a flag found while refusing a move).
     """
     with transaction.atomic():
-        try:
-            game = Game.objects.select_for_update().get(pk=game_id)
-        except Game.DoesNotExist:
-            raise Refused(
-                "not_found", _("There is no game %(game)s.") % {"game": game_id}
-            ) from None
-        seats = list(game.seats.select_related("user").order_by("index"))
+        game, seats = _game_locked(game_id)
         outcome = change(game, seats)
         # What was just written, for the push after the commit (no second read).
         game.committed_seats = seats
+    if isinstance(outcome, Refused):
+        raise outcome
+    return game
+
+
+def _game_locked(game_id: int) -> tuple[Game, list[Seat]]:
+    try:
+        game = Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise Refused("not_found", _("There is no game %(game)s.") % {"game": game_id}) from None
+    return game, list(game.seats.select_related("user").order_by("index"))
+
+
+def _with_held_game(game_id: int, ply: int, change: Callable[[Game, list[Seat]], Any]) -> Game:
+    """``_with_game`` for a move at ``ply``, starting from the game this process holds
+    (``games.held``) when nobody else wrote it since; the game is held again after.
+
+    A held copy a change fails on may be half changed: it is dropped, not held again.
+    """
+    held_game = held.take(game_id, ply) if isinstance(ply, int) else None
+    with transaction.atomic():
+        if held_game is not None and held.lock_if_current(*held_game):
+            game, seats = held_game
+        else:
+            game, seats = _game_locked(game_id)
+        outcome = change(game, seats)
+        game.committed_seats = seats
+    # Copies: the caller may read what it gets back while the next move changes the held.
+    held.keep(copy.copy(game), [copy.copy(seat) for seat in seats])
     if isinstance(outcome, Refused):
         raise outcome
     return game
@@ -738,7 +762,7 @@ def move_play(*, game_id: int, user, ply: int, move: str) -> Game:
         seat.last_seen = now
         return _move_apply(game, seats, seat, state, move.strip(), now, seen=True)
 
-    return _with_game(game_id, play)
+    return _with_held_game(game_id, ply, play)
 
 
 def bot_move_play(*, game_id: int, ply: int) -> Game | None:

@@ -1,0 +1,130 @@
+"""A process's moves start from the game it holds in memory, never from a stale copy."""
+
+from __future__ import annotations
+
+import json
+import threading
+from datetime import timedelta
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import connection
+from django.utils import timezone
+
+from games import live, selectors, services
+from games.models import Game, Seat
+from games.services import Refused
+from tests.games.conftest import live_game
+
+pytestmark = pytest.mark.django_db
+
+
+def move_of(game: Game, user) -> tuple[int, str]:
+    frame = selectors.game_state_for(game.pk, user)
+    return frame["ply"], frame["legal_moves"][0]
+
+
+def play(game: Game, user) -> None:
+    ply, move = move_of(game, user)
+    services.move_play(game_id=game.pk, user=user, ply=ply, move=move)
+
+
+@pytest.fixture
+def taken(make_player):
+    """Ann's first turn played, her page long gone: the process holds the game, Bob to move."""
+    ann, bob = make_player(), make_player()
+    game = live_game([ann, bob], first_player=0)
+    play(game, ann)
+    Seat.objects.filter(game=game, user=ann).update(last_seen=timezone.now() - timedelta(hours=1))
+    return ann, bob, game
+
+
+def test_a_move_after_a_change_made_elsewhere_sees_that_change(taken):
+    """Ann resigns through the locked writer (a request, another daphne, a worker):
+    Bob's move, for the ply the held copy is at, must find the game over."""
+    ann, bob, game = taken
+    legal = move_of(game, bob)
+    services.game_resign(game_id=game.pk, user=ann)
+    with pytest.raises(Refused) as refusal:
+        services.move_play(game_id=game.pk, user=bob, ply=legal[0], move=legal[1])
+    assert refusal.value.code == "finished"
+    game.refresh_from_db()
+    assert game.ply == 1 and len(game.moves) == 1
+
+
+def test_a_write_that_bypasses_the_model_still_makes_the_held_copy_stale(taken):
+    """The database moves the version on for any update (a trigger), so an operator's
+    statement counts too: here Bob's time runs out behind the model's back."""
+    _ann, bob, game = taken
+    legal = move_of(game, bob)
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    with pytest.raises(Refused) as refusal:
+        services.move_play(game_id=game.pk, user=bob, ply=legal[0], move=legal[1])
+    assert refusal.value.code == "out_of_time"
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.ply == 1
+
+
+def test_the_held_game_plays_on_from_where_it_was_written(taken):
+    ann, bob, game = taken
+    play(game, bob)
+    play(game, ann)
+    play(game, bob)
+    game.refresh_from_db()
+    assert game.ply == 4
+    assert [entry["seat"] for entry in game.moves] == [0, 1, 0, 1]
+    replayed = game.engine_initial()
+    for entry in game.moves:
+        replayed = replayed.apply(entry["move"], entry["seat"])
+    assert replayed.to_json() == game.state
+    assert selectors.game_state_for(game.pk, ann)["legal_moves"]
+
+
+def test_a_held_move_shows_the_opponents_signs_of_life_as_written(
+    taken, django_capture_on_commit_callbacks
+):
+    """Pages write a seat's ``last_seen`` without the game's lock (every heartbeat, every
+    close): a held move reads them again, so Bob sees how long Ann's page has been gone
+    (an hour, as written after her move), not how long since the copy was made."""
+    ann, bob, game = taken
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(live.seat_group(game.pk, 1), channel)
+    with django_capture_on_commit_callbacks(execute=True):
+        play(game, bob)
+    frame = json.loads(async_to_sync(layer.receive)(channel)["text"])
+    ann_seat = next(seat for seat in frame["seats"] if seat["username"] == ann.username)
+    assert frame["ply"] == 2
+    assert ann_seat["online"] is False
+    assert ann_seat["away_ms"] >= 3_600_000
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_moves_for_one_ply_of_a_held_game_only_one_applies(make_player):
+    ann, bob = make_player(), make_player()
+    game = live_game([ann, bob], first_player=0)
+    play(game, ann)
+    ply, _ = move_of(game, bob)
+    moves = selectors.game_state_for(game.pk, bob)["legal_moves"][:2]
+    barrier = threading.Barrier(2)
+    outcomes: list = []
+
+    def submit(move: str) -> None:
+        try:
+            barrier.wait()
+            services.move_play(game_id=game.pk, user=bob, ply=ply, move=move)
+            outcomes.append("applied")
+        except Refused as refusal:
+            outcomes.append(refusal.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=submit, args=(move,)) for move in moves]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    game.refresh_from_db()
+    assert sorted(outcomes) == ["applied", "stale"]
+    assert game.ply == 2 and len(game.moves) == 2 and game.moves[1]["move"] in moves
