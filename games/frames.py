@@ -6,13 +6,17 @@ engine's ``move_seen_by`` for the viewer's seat, never from the full state or th
 stored moves as played; the full state is shown only once the game is finished.
 
 ``game_payload(game, seats, viewer)`` is one viewer's frame (the page, the HTTP
-state endpoint, a socket's snapshot, the API); ``game_frames(game, seats)`` is every
-group's frame of a change, built once by the writer after its commit
-(``games.services``) and handed to ``games.live`` to send. ``presence_frame`` is
+state endpoint, a socket's snapshot, the API); ``game_frames(game, seats)`` is how to
+build every group's frame of a change, from what the writer committed
+(``games.services``), handed to ``games.live``, which builds those of groups with
+sockets in them. ``presence_frame`` is
 the small frame of a player's sign of life.
 """
 
 from __future__ import annotations
+
+import functools
+from collections.abc import Callable
 
 from django.utils import timezone
 
@@ -209,11 +213,16 @@ def game_payload(
     return frame
 
 
-def game_frames(game: Game, seats: list[Seat], frame_type: str = "state") -> list[tuple[str, dict]]:
-    """(group, frame) for every seat's group and the spectators' group of ``game``.
+def game_frames(
+    game: Game, seats: list[Seat], frame_type: str = "state"
+) -> list[tuple[str, Callable[[], dict]]]:
+    """(group, how to build its frame) for every seat's group and the spectators' group.
 
     ``game`` and ``seats`` are as the writer just committed them: nothing is read again,
-    the state is parsed once for all viewers, and a finished game's full count once.
+    the state is parsed once for all viewers, and a finished game's full count once. A
+    frame is built only when asked for: the push builds only those of groups someone is
+    in (a bot's seat, or a game nobody watches, has none), which is most of a move's
+    frames in a game against a bot.
     """
     final = None
     if game.status == Game.Status.FINISHED and game.state is not None:
@@ -221,7 +230,7 @@ def game_frames(game: Game, seats: list[Seat], frame_type: str = "state") -> lis
     viewers = [*range(len(seats)), None]
     groups = live.everyone_groups(game.pk, len(seats))
     return [
-        (group, game_payload(game, seats, viewer, frame_type, _final_view=final))
+        (group, functools.partial(game_payload, game, seats, viewer, frame_type, _final_view=final))
         for group, viewer in zip(groups, viewers, strict=True)
     ]
 

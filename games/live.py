@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -47,24 +48,29 @@ def tournament_group(tournament_id: int) -> str:
     return f"tournament-{tournament_id}"
 
 
-async def _send_all(events: list[tuple[str, dict]]) -> None:
+#: A channel event, or how to build it: a lazy one is built only if its group has a socket.
+Event = dict | Callable[[], dict]
+
+
+async def _send_all(events: list[tuple[str, Event]]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     send_many = getattr(layer, "group_send_many", None)
     if send_many is not None:
-        # The Redis layer sends them all in two round trips (topiary_site.channel_layer).
+        # The Redis layer sends them all in two round trips (topiary_site.channel_layer),
+        # and builds a lazy event only for a group it finds members in.
         await send_many(events)
         return
     for group, event in events:
-        await layer.group_send(group, event)
+        await layer.group_send(group, event() if callable(event) else event)
 
 
 #: Per thread: the pushes ``gathering_pushes`` holds back while its call runs.
 _gathering = threading.local()
 
 
-def gathering_pushes(function, *args) -> tuple[Any, list[tuple[str, dict]], Exception | None]:
+def gathering_pushes(function, *args) -> tuple[Any, list[tuple[str, Event]], Exception | None]:
     """Run ``function(*args)`` holding back the pushes it makes: (its result, the pushes,
     the exception it raised).
 
@@ -82,7 +88,7 @@ def gathering_pushes(function, *args) -> tuple[Any, list[tuple[str, dict]], Exce
         _gathering.pushes = None
 
 
-async def send_logged(events: list[tuple[str, dict]]) -> None:
+async def send_logged(events: list[tuple[str, Event]]) -> None:
     """Send each ``(group, event)`` from the event loop; a failure is logged, never raised."""
     try:
         await _send_all(events)
@@ -91,7 +97,7 @@ async def send_logged(events: list[tuple[str, dict]]) -> None:
         log.warning("push to %s failed, clients will resync: %r", groups, error)
 
 
-def push(events: list[tuple[str, dict]]) -> None:
+def push(events: list[tuple[str, Event]]) -> None:
     """Send each ``(group, event)``; a failure is logged, never raised.
 
     Pushes run after the change was committed: the change stands whatever happens
@@ -135,18 +141,21 @@ async def send_each_async(groups: list[str], frame: dict) -> None:
     await send_logged([(group, event) for group in groups])
 
 
-def push_frames(frames: list[tuple[str, dict]]) -> None:
+def push_frames(frames: list[tuple[str, dict | Callable[[], dict]]]) -> None:
     """Send each ``(group, frame)``: every socket of the group gets the frame as it is.
 
-    Each distinct frame is written as JSON once, however many groups and sockets get it.
+    A frame may come as how to build it (``games.frames.game_frames``): it is built only
+    for a group with a socket in it. Each distinct frame is written as JSON once, however
+    many groups and sockets get it.
     """
-    events: dict[int, dict] = {}
-    push(
-        [
-            (group, events.get(id(frame)) or events.setdefault(id(frame), frame_event(frame)))
-            for group, frame in frames
-        ]
-    )
+    events: dict[int, Event] = {}
+
+    def event_of(frame) -> Event:
+        if callable(frame):
+            return lambda: frame_event(frame())
+        return events.get(id(frame)) or events.setdefault(id(frame), frame_event(frame))
+
+    push([(group, event_of(frame)) for group, frame in frames])
 
 
 def send_each(groups: list[str], frame: dict) -> None:

@@ -177,6 +177,9 @@ class RedisChannelLayer(BaseRedisChannelLayer):
     async def group_send_many(self, sends: list[tuple[str, dict]]) -> None:
         """``group_send`` of each ``(group, message)``, in two Redis round trips in all.
 
+        A message may come as a function that builds it, called only if its group has
+        members: frames nobody would receive are never built.
+
         channels_redis spends four round trips per group (expire, list, expire the
         channels' old messages, then a Lua send whose source it uploads every time): a
         move's push to a game's seats and spectators was a dozen. Here one pipeline
@@ -188,7 +191,7 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         """
         if self.ring_size != 1:
             for group, message in sends:
-                await super().group_send(group, message)
+                await super().group_send(group, message() if callable(message) else message)
             return
         connection = self.connection(0)
         now = time.time()
@@ -203,6 +206,11 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         messages: list[bytes] = []
         capacities: list[int] = []
         for (_, message), names in zip(sends, members, strict=True):
+            if not names:
+                continue
+            if callable(message):
+                # Built only now that the group is known to have members (games.live).
+                message = message()
             remote = []
             for name in names:
                 name = name.decode("utf8")

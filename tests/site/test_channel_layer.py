@@ -58,6 +58,40 @@ async def test_a_group_message_reaches_this_process_directly_and_the_other_throu
         await other.close_pools()
 
 
+async def test_a_message_to_build_is_built_once_and_only_for_a_group_with_members(
+    redis_url, prefix
+):
+    """A move's frames come as builders: the frame of a bot's seat, or of spectators
+    nobody is, is never built; one with sockets in two processes is built once."""
+    web, other = process_layer(redis_url, prefix), process_layer(redis_url, prefix)
+    here, there = await web.new_channel(), await other.new_channel()
+    await web.group_add("game-3-seat-0", here)
+    await web.group_add("game-3-seat-0", there)
+    built: list[str] = []
+
+    def builder(text: str):
+        def build() -> dict:
+            built.append(text)
+            return {"type": "frame", "text": text}
+
+        return build
+
+    try:
+        await web.group_send_many(
+            [
+                ("game-3-seat-0", builder("for seat 0")),
+                ("game-3-seat-1", builder("for the bot")),
+                ("game-3-watch", builder("for spectators")),
+            ]
+        )
+        assert built == ["for seat 0"]
+        assert await receive(web, here) == {"type": "frame", "text": "for seat 0"}
+        assert await receive(other, there) == {"type": "frame", "text": "for seat 0"}
+    finally:
+        await web.flush()
+        await other.close_pools()
+
+
 async def test_messages_from_this_process_and_another_each_arrive_once_and_in_order(
     redis_url, prefix
 ):
