@@ -680,7 +680,7 @@ def _move_apply(
     flagged = _out_of_time(game, seats, state, now)
     if flagged is not None:
         if seat_fields:
-            seat.save(update_fields=seat_fields)
+            seat.write(seat_fields)
         _seat_forfeit(game, seats, flagged, Seat.Forfeit.TIME, now)
         return Refused("out_of_time", _("Your time ran out before the move arrived."))
     planting = _pending(state)
@@ -703,8 +703,8 @@ def _move_apply(
         if game.bot_to_move:
             _queue_bot(game)
         if seat_fields:
-            seat.save(update_fields=seat_fields)
-        game.save(update_fields=MOVE_FIELDS)
+            seat.write(seat_fields)
+        game.write(MOVE_FIELDS)
         _after_commit_game(game, "move")
         return None
     if game.is_live and not seat.forfeit:
@@ -712,12 +712,12 @@ def _move_apply(
         seat.clock_ms = seat.clock_ms - spent + game.clock_increment * 1000
         seat_fields.append("clock_ms")
     if seat_fields:
-        seat.save(update_fields=seat_fields)
+        seat.write(seat_fields)
     if after.is_over:
         _game_end(game, termination="normal", now=now, frame_type="move")
         return None
     _turn_begin(game, seats, after, now)
-    game.save(update_fields=MOVE_FIELDS)
+    game.write(MOVE_FIELDS)
     _after_commit_game(game, "move")
     return None
 
