@@ -81,9 +81,14 @@ def _pong(game_id: int, user, seat: int | None, seat_count: int) -> dict:
 
 
 async def _db_pushing(function, *args):
-    """``db(function)(*args)``, its pushes posted to this event loop as its commits make
-    them (``live.posting_pushes_to``), not each waited for on the thread."""
-    return await db(live.posting_pushes_to)(asyncio.get_running_loop(), function, *args)
+    """``db(function)(*args)``, its pushes sent from this event loop once it returns
+    (``live.gathering_pushes``): a move reaches the loop once, not twice."""
+    result, pushes, error = await db(live.gathering_pushes)(function, *args)
+    if pushes:
+        await live.send_logged(pushes)
+    if error is not None:
+        raise error
+    return result
 
 
 def _bad_request(request, reason: str) -> dict:

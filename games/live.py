@@ -9,11 +9,11 @@ engine view); this module only knows groups and how to reach them.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import threading
 from collections.abc import Callable
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -66,37 +66,26 @@ async def _send_all(events: list[tuple[str, Event]]) -> None:
         await layer.group_send(group, event() if callable(event) else event)
 
 
-#: Per thread: the event loop that a socket's call on this thread posts its pushes to.
-_posting = threading.local()
-#: Posted pushes being sent (the loop keeps only weak references to its tasks).
-_posted: set[asyncio.Task] = set()
+#: Per thread: the pushes ``gathering_pushes`` holds back while its call runs.
+_gathering = threading.local()
 
 
-def posting_pushes_to(loop: asyncio.AbstractEventLoop, function, *args):
-    """Run ``function(*args)`` (a socket's call, on a database thread), each push it
-    makes posted to ``loop`` as it is made, not waited for.
+def gathering_pushes(function, *args) -> tuple[Any, list[tuple[str, Event]], Exception | None]:
+    """Run ``function(*args)`` holding back the pushes it makes: (its result, the pushes,
+    the exception it raised).
 
-    ``push`` otherwise waits on the loop until the push is sent: a hop from the thread to
-    the loop and back for every change. Posted at the commit, pushes start in commit
-    order, as before: held back until the call returned, a move's push could start after
-    another socket had been sent the position in a snapshot and played on, and the
-    mover's page got the next move first and had to resync. Per thread, so nothing the
-    call starts elsewhere (a task of the embedded runner) posts with it.
+    For a socket's call on a database thread: the socket sends the pushes from its event
+    loop afterwards (``send_logged``). Sending from here would cost a hop from the thread
+    to the loop and back for every change. The pushes stay per thread, so nothing the call
+    starts elsewhere (a task of the embedded runner) is held back with them.
     """
-    _posting.loop = loop
+    _gathering.pushes = pushes = []
     try:
-        return function(*args)
+        return function(*args), pushes, None
+    except Exception as error:
+        return None, pushes, error
     finally:
-        _posting.loop = None
-
-
-def _post(loop: asyncio.AbstractEventLoop, events: list[tuple[str, Event]]) -> None:
-    def start() -> None:
-        task = loop.create_task(send_logged(events))
-        _posted.add(task)
-        task.add_done_callback(_posted.discard)
-
-    loop.call_soon_threadsafe(start)
+        _gathering.pushes = None
 
 
 async def send_logged(events: list[tuple[str, Event]]) -> None:
@@ -117,12 +106,12 @@ def push(events: list[tuple[str, Event]]) -> None:
     into an HTTP 500 or close the mover's socket. All of a change's sends go
     through one hop to the event loop, not one per group.
     """
+    gathered = getattr(_gathering, "pushes", None)
+    if gathered is not None:
+        gathered.extend(events)
+        return
     try:
-        loop = getattr(_posting, "loop", None)
-        if loop is not None:
-            _post(loop, events)
-        else:
-            async_to_sync(_send_all)(events)
+        async_to_sync(_send_all)(events)
     except Exception as error:
         groups = ", ".join(group for group, _ in events)
         log.warning("push to %s failed, clients will resync: %r", groups, error)
