@@ -80,17 +80,6 @@ def _pong(game_id: int, user, seat: int | None, seat_count: int) -> dict:
     return {"type": "pong", "ply": ply, "takebacks": takebacks}
 
 
-async def _db_pushing(function, *args):
-    """``db(function)(*args)``, its pushes sent from this event loop once it returns
-    (``live.gathering_pushes``): a move reaches the loop once, not twice."""
-    result, pushes, error = await db(live.gathering_pushes)(function, *args)
-    if pushes:
-        await live.send_logged(pushes)
-    if error is not None:
-        raise error
-    return result
-
-
 def _bad_request(request, reason: str) -> dict:
     return refused_frame(request if isinstance(request, str) else None, "bad_request", reason)
 
@@ -253,7 +242,7 @@ class GameConsumer(_RenewingConsumer):
         elif request in ("hello", "resync"):
             await self._send_state()
         elif request == "ping":
-            pong = await _db_pushing(_pong, self.game_id, self.user, self.seat, self.seat_count)
+            pong = await db(_pong)(self.game_id, self.user, self.seat, self.seat_count)
             if live.snapshot_order(pong) > self.sent:
                 # The game moved on and this socket has not been sent it (a push still
                 # queued, or lost): send the snapshot first, so the pong is never newer
@@ -261,7 +250,7 @@ class GameConsumer(_RenewingConsumer):
                 await self._send_state()
             await self.send_json(pong)
         elif request in SOCKET_ACTIONS:
-            refusal = await _db_pushing(action_run, self.game_id, self.user, request, content)
+            refusal = await db(action_run)(self.game_id, self.user, request, content)
             if refusal is not None:
                 await self.send_json(refusal)
         elif request.startswith("chat_"):

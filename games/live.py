@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 from collections.abc import Callable
-from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -66,28 +64,6 @@ async def _send_all(events: list[tuple[str, Event]]) -> None:
         await layer.group_send(group, event() if callable(event) else event)
 
 
-#: Per thread: the pushes ``gathering_pushes`` holds back while its call runs.
-_gathering = threading.local()
-
-
-def gathering_pushes(function, *args) -> tuple[Any, list[tuple[str, Event]], Exception | None]:
-    """Run ``function(*args)`` holding back the pushes it makes: (its result, the pushes,
-    the exception it raised).
-
-    For a socket's call on a database thread: the socket sends the pushes from its event
-    loop afterwards (``send_logged``). Sending from here would cost a hop from the thread
-    to the loop and back for every change. The pushes stay per thread, so nothing the call
-    starts elsewhere (a task of the embedded runner) is held back with them.
-    """
-    _gathering.pushes = pushes = []
-    try:
-        return function(*args), pushes, None
-    except Exception as error:
-        return None, pushes, error
-    finally:
-        _gathering.pushes = None
-
-
 async def send_logged(events: list[tuple[str, Event]]) -> None:
     """Send each ``(group, event)`` from the event loop; a failure is logged, never raised."""
     try:
@@ -106,10 +82,6 @@ def push(events: list[tuple[str, Event]]) -> None:
     into an HTTP 500 or close the mover's socket. All of a change's sends go
     through one hop to the event loop, not one per group.
     """
-    gathered = getattr(_gathering, "pushes", None)
-    if gathered is not None:
-        gathered.extend(events)
-        return
     try:
         async_to_sync(_send_all)(events)
     except Exception as error:
