@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import itertools
+import threading
 
 import pytest
 from channels.layers import channel_layers
+from django.db import connection
 
 from accounts.models import User
 from games import selectors, services
 from games.models import Game
+from games.services import Refused
 from tests.support.players import create_player
 from tests.support.servers import free_port
 from topiary_site.settings import channel_layer_host
@@ -109,3 +112,27 @@ def unreachable_channel_layer(settings, redis_url):
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+def at_once(call, items) -> list[str]:
+    """``call(item)`` for every item at the same moment, each on a thread (and database
+    connection) of its own: "ok" or the refusal's code, in the order they finished."""
+    barrier = threading.Barrier(len(items))
+    outcomes: list[str] = []
+
+    def run(item) -> None:
+        try:
+            barrier.wait()
+            call(item)
+            outcomes.append("ok")
+        except Refused as refusal:
+            outcomes.append(refusal.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(item,)) for item in items]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return outcomes

@@ -3,18 +3,16 @@ result and why a Wizards' Garden game ended (issue 20)."""
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from games import selectors, services
 from games.history_selectors import replay_frames
 from games.models import Game, Seat
 from ratings.models import Rating, RatingChange
-from tests.games.conftest import every_player_moves, first_legal, live_game, play_out
+from tests.games.conftest import at_once, every_player_moves, first_legal, live_game, play_out
 from tests.games.test_services import refused
 
 pytestmark = pytest.mark.django_db
@@ -147,30 +145,6 @@ def test_a_house_bot_accepts_at_once(make_player):
     old.refresh_from_db()
     bot = seated(old)[1]
     assert old.rematch.status == Game.Status.ACTIVE and seated(old.rematch) == [bot, ann]
-
-
-def at_once(call, users) -> list[str]:
-    """``call(user)`` for every user at the same moment, each on a thread (and database
-    connection) of its own: "ok" or the refusal's code, in the order they finished."""
-    barrier = threading.Barrier(len(users))
-    outcomes: list[str] = []
-
-    def run(user) -> None:
-        try:
-            barrier.wait()
-            call(user)
-            outcomes.append("ok")
-        except services.Refused as refusal:
-            outcomes.append(refusal.code)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(user,)) for user in users]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return outcomes
 
 
 @pytest.mark.django_db(transaction=True)

@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import json
-import threading
 from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import connection
 from django.utils import timezone
 
 from games import live, selectors, services
 from games.models import Game, Seat
 from games.services import Refused
-from tests.games.conftest import live_game
+from tests.games.conftest import at_once, live_game
 
 pytestmark = pytest.mark.django_db
 
@@ -107,24 +105,9 @@ def test_two_moves_for_one_ply_of_a_held_game_only_one_applies(make_player):
     play(game, ann)
     ply, _ = move_of(game, bob)
     moves = selectors.game_state_for(game.pk, bob)["legal_moves"][:2]
-    barrier = threading.Barrier(2)
-    outcomes: list = []
-
-    def submit(move: str) -> None:
-        try:
-            barrier.wait()
-            services.move_play(game_id=game.pk, user=bob, ply=ply, move=move)
-            outcomes.append("applied")
-        except Refused as refusal:
-            outcomes.append(refusal.code)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=submit, args=(move,)) for move in moves]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    outcomes = at_once(
+        lambda move: services.move_play(game_id=game.pk, user=bob, ply=ply, move=move), moves
+    )
     game.refresh_from_db()
-    assert sorted(outcomes) == ["applied", "stale"]
+    assert sorted(outcomes) == ["ok", "stale"]
     assert game.ply == 2 and len(game.moves) == 2 and game.moves[1]["move"] in moves
