@@ -8,8 +8,9 @@ still locks the row, on condition that its ``version`` is the one held, so a wri
 anywhere else (a bot's move from a worker, a resignation, a clock, a second daphne) makes
 the copy stale and the move reads the game afresh as before.
 
-An entry is taken out while a move uses it, so two threads never share one; it goes back
-only after the move's transaction committed and its pushes were built.
+An entry is taken out while a move uses it, so two threads never share one; copies of
+what the move wrote go back once its transaction committed, and the objects themselves
+stay with the move's pushes, which may build frames from them later.
 """
 
 from __future__ import annotations
@@ -53,11 +54,6 @@ def keep(game: Game, seats: list[Seat]) -> None:
         _held.move_to_end(game.pk)
         while len(_held) > HELD_MAX:
             _held.popitem(last=False)
-
-
-def forget(game_id: int) -> None:
-    with _lock:
-        _held.pop(game_id, None)
 
 
 def lock_if_current(game: Game, seats: list[Seat]) -> bool:
