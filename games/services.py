@@ -82,17 +82,30 @@ class Refused(Exception):
 # --------------------------------------------------------------------------- the one writer
 
 
-def _with_game(game_id: int, change: Callable[[Game, list[Seat]], Any]) -> Game:
+def _with_game(
+    game_id: int, change: Callable[[Game, list[Seat]], Any], *, held_at: int | None = None
+) -> Game:
     """Run ``change(game, seats)`` with the game's row locked; raise a Refused it returns.
 
     ``change`` raises ``Refused`` to refuse with nothing written, or returns one to
     refuse after committing what it wrote (a flag found while refusing a move).
+
+    ``held_at``: a move's ply. The move starts from the game this process holds
+    (``games.held``) if nobody else wrote it since, and the game is held again after;
+    a held copy a change fails on may be half changed, so it is dropped, not held again.
     """
+    held_game = held.take(game_id, held_at) if isinstance(held_at, int) else None
     with transaction.atomic():
-        game, seats = _game_locked(game_id)
+        if held_game is not None and held.lock_if_current(*held_game):
+            game, seats = held_game
+        else:
+            game, seats = _game_locked(game_id)
         outcome = change(game, seats)
         # What was just written, for the push after the commit (no second read).
         game.committed_seats = seats
+    if held_at is not None:
+        # Copies: the caller may read what it gets back while the next move changes the held.
+        held.keep(copy.copy(game), [copy.copy(seat) for seat in seats])
     if isinstance(outcome, Refused):
         raise outcome
     return game
@@ -104,27 +117,6 @@ def _game_locked(game_id: int) -> tuple[Game, list[Seat]]:
     except Game.DoesNotExist:
         raise Refused("not_found", _("There is no game %(game)s.") % {"game": game_id}) from None
     return game, list(game.seats.select_related("user").order_by("index"))
-
-
-def _with_held_game(game_id: int, ply: int, change: Callable[[Game, list[Seat]], Any]) -> Game:
-    """``_with_game`` for a move at ``ply``, starting from the game this process holds
-    (``games.held``) when nobody else wrote it since; the game is held again after.
-
-    A held copy a change fails on may be half changed: it is dropped, not held again.
-    """
-    held_game = held.take(game_id, ply) if isinstance(ply, int) else None
-    with transaction.atomic():
-        if held_game is not None and held.lock_if_current(*held_game):
-            game, seats = held_game
-        else:
-            game, seats = _game_locked(game_id)
-        outcome = change(game, seats)
-        game.committed_seats = seats
-    # Copies: the caller may read what it gets back while the next move changes the held.
-    held.keep(copy.copy(game), [copy.copy(seat) for seat in seats])
-    if isinstance(outcome, Refused):
-        raise outcome
-    return game
 
 
 log = logging.getLogger(__name__)
@@ -762,7 +754,7 @@ def move_play(*, game_id: int, user, ply: int, move: str) -> Game:
         seat.last_seen = now
         return _move_apply(game, seats, seat, state, move.strip(), now, seen=True)
 
-    return _with_held_game(game_id, ply, play)
+    return _with_game(game_id, play, held_at=ply)
 
 
 def bot_move_play(*, game_id: int, ply: int) -> Game | None:
