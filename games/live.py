@@ -82,11 +82,7 @@ def push(events: list[tuple[str, Event]]) -> None:
     into an HTTP 500 or close the mover's socket. All of a change's sends go
     through one hop to the event loop, not one per group.
     """
-    try:
-        async_to_sync(_send_all)(events)
-    except Exception as error:
-        groups = ", ".join(group for group, _ in events)
-        log.warning("push to %s failed, clients will resync: %r", groups, error)
+    async_to_sync(send_logged)(events)
 
 
 #: Frames that are snapshots of the game: a socket notes the newest it was sent.
