@@ -10,6 +10,7 @@ whole read-check-write. Pushes to sockets and bot tasks are queued with
 from __future__ import annotations
 
 import copy
+import json
 import logging
 import secrets
 import time
@@ -919,26 +920,51 @@ def game_counts(game_id: int) -> tuple[int | None, int]:
     return row if row is not None else (None, 0)
 
 
-def _seat_seen_counts(game_id: int, user) -> tuple[int, int] | None:
-    """``seat_seen`` and ``game_counts`` in one statement; None if ``user`` has no seat.
+def _seat_seen_counts(game_id: int, user) -> tuple[int, int, bool] | None:
+    """``seat_seen`` and the game's (ply, takebacks, a rematch offer stands) in one
+    statement; None if ``user`` has no seat.
 
     Raw SQL because the ORM's update returns no columns: signs of life come from every
     open page (each connect, each heartbeat, each close), and this halves their queries.
+    Whether an offer stands comes with them, so a page closing on a game without one (a
+    game in play, the usual case) asks nothing more.
     """
     if user is None or not user.is_authenticated:
         return None
     if connection.vendor != "postgresql":
         # SQLite (the embedded default) returns only the updated table's columns.
-        return game_counts(game_id) if seat_seen(game_id=game_id, user=user) else None
+        if not seat_seen(game_id=game_id, user=user):
+            return None
+        row = (
+            Game.objects.filter(pk=game_id)
+            .values_list("ply", "takebacks", "status", "rematch_offer", "rematch_id")
+            .first()
+        )
+        if row is None:
+            return None
+        ply, takebacks, status, offer, rematch_id = row
+        return ply, takebacks, _rematch_stands(status, offer, rematch_id)
     seat_table, game_table = Seat._meta.db_table, Game._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {seat_table} AS seat SET last_seen = %s FROM {game_table} AS game "
             "WHERE seat.game_id = %s AND seat.user_id = %s AND game.id = seat.game_id "
-            "RETURNING game.ply, game.takebacks",
+            "RETURNING game.ply, game.takebacks, game.status, game.rematch_offer, "
+            "game.rematch_id",
             [timezone.now(), game_id, user.pk],
         )
-        return cursor.fetchone()
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    ply, takebacks, status, offer, rematch_id = row
+    if isinstance(offer, str):
+        offer = json.loads(offer)
+    return ply, takebacks, _rematch_stands(status, offer, rematch_id)
+
+
+def _rematch_stands(status: str, offer, rematch_id: int | None) -> bool:
+    """A rematch offer waits at a finished game (what ``rematch_lapse`` withdraws)."""
+    return status == Game.Status.FINISHED and bool(offer) and rematch_id is None
 
 
 def presence_record(
@@ -954,9 +980,12 @@ def presence_record(
     """
     counts = _seat_seen_counts(game_id, user)
     still_seated = counts is not None
-    if still_seated and not online:
-        rematch_lapse(game_id=game_id, user=user)
-    ply, takebacks = counts if still_seated else game_counts(game_id)
+    if still_seated:
+        ply, takebacks, offer_stands = counts
+        if offer_stands and not online:
+            rematch_lapse(game_id=game_id, user=user)
+    else:
+        ply, takebacks = game_counts(game_id)
     frame = None
     if still_seated and ply is not None:
         frame = frames.presence_frame(seat=seat, online=online, ply=ply, takebacks=takebacks)

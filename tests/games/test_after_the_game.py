@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import selectors, services
@@ -106,6 +108,21 @@ def test_the_offer_lapses_when_a_player_leaves_the_page(make_player):
     old.refresh_from_db()
     assert old.rematch_offer == []
     refused("no_offer", services.rematch_answer, game_id=old.pk, user=bob, accept=True)
+
+
+def test_leaving_a_game_in_play_is_one_statement_and_asks_nothing_of_rematches(make_player):
+    """Every page that closes notes its player's sign of life; a game in play has no rematch
+    offer to lapse, so nothing more is asked of the database: on PostgreSQL one statement,
+    the seat's update returning what the presence frame needs."""
+    ann, bob = make_player(), make_player()
+    game = live_game([ann, bob])
+    with CaptureQueriesContext(connection) as queries:
+        services.presence_note(game_id=game.pk, user=bob, online=False, seat=1, seat_count=2)
+    statements = [query["sql"] for query in queries.captured_queries]
+    # SQLite's UPDATE returns no other table's columns: the game's are a second read.
+    assert len(statements) == (1 if connection.vendor == "postgresql" else 2), statements
+    seat = Seat.objects.get(game=game, index=1)
+    assert seat.last_seen is not None and timezone.now() - seat.last_seen < timedelta(minutes=1)
 
 
 def test_refusals_say_why_and_change_nothing(make_player):
