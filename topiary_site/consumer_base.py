@@ -8,6 +8,12 @@
   thread. Our consumers never touch the database on the event loop; their work runs
   through ``socket_db.db``, which closes stale connections on its own threads, before
   and after each call.
+- **A socket that closes under a send is not an error.** Between a page's closing
+  handshake and the connection's end, daphne's protocol refuses sends
+  (``autobahn.exception.Disconnected``) while the consumer may still be answering that
+  page or passing it a frame; Channels would end the consumer with a traceback logged
+  as an error for what is the ordinary end of a socket. The send is dropped and the
+  consumer reads its disconnect as usual.
 - **A channel freed with its consumer**: the channel layer is told that no one receives
   on it any more (``RedisChannelLayer.channel_closed``), so it drops later messages for it
   instead of queueing them.
@@ -15,18 +21,31 @@
 
 from __future__ import annotations
 
+import logging
+
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from topiary_site.i18n import SocketLanguage
+
+log = logging.getLogger(__name__)
 
 
 class LeanConsumer:
     """Mixed in before Channels' consumer class: no per-message hop, a channel freed."""
 
     async def __call__(self, scope, receive, send):
+        async def send_unless_gone(message):
+            try:
+                await send(message)
+            except Disconnected:
+                # The page has gone; its disconnect is on its way to this consumer.
+                self.closing = True
+                log.debug("dropped a %s to a socket that has closed", message.get("type"))
+
         try:
-            await super().__call__(scope, receive, send)
+            await super().__call__(scope, receive, send_unless_gone)
         finally:
             closed = getattr(getattr(self, "channel_layer", None), "channel_closed", None)
             name = getattr(self, "channel_name", None)
