@@ -11,11 +11,14 @@ game, each message sent to both) as the floor of what the machine can do.
 Reported per size: move round trip p50/p99 (send to the mover's own ``move`` frame),
 moves/s, server CPU per move (daphne + the PostgreSQL backends of the bench database
 + the Redis server, from /proc and INFO; Redis is machine-wide), sockets that failed
-to connect, and the echo's p99. Loopback only; every loop is bounded by the run time.
+to connect, and the echo's p99; round trips also by where the move falls in its game
+(first, last, the rest). Loopback only; every loop is bounded by the run time.
 ``--web 2`` runs two daphne processes behind the same Redis (pairs split between them);
 ``--web 1 2`` runs one, then two, for each size in the same script run.
 ``--idle 3600`` instead holds one socket per player open for an hour sending nothing
 (pushed frames are read) and reports how many the server kept open and the close codes.
+``--churn 30`` instead opens, reads the snapshot of, and closes each player's socket 30
+times, and reports CPU per cycle (what a page's arrival and departure cost).
 
 Environment: ``BENCH_DATABASE_URL`` (a database whose name ends in ``bench``; dropped
 and created afresh), ``BENCH_REDIS_URL`` (flushed only with ``--flush-redis``).
@@ -207,6 +210,8 @@ class Tally:
         self.reconnects = 0
         #: (pair, when) of every move measured: a pair is known by its first game id.
         self.completed: list[tuple[int, float]] = []
+        #: Round trips by where the move falls: a game's first, its last (ending it), the rest.
+        self.phases: dict[str, list[float]] = {"first": [], "middle": [], "last": []}
 
 
 def order(frame: dict) -> tuple[int, int]:
@@ -296,7 +301,16 @@ async def player(url: str, origin: str, cookie: str, game_ids, think, deadline, 
                             snapshot = frame
                         if sent_at is not None and snapshot["ply"] > sent_at[1]:
                             if tally.measuring:
-                                tally.rtts.append(time.monotonic() - sent_at[0])
+                                rtt = time.monotonic() - sent_at[0]
+                                tally.rtts.append(rtt)
+                                phase = (
+                                    "first"
+                                    if sent_at[1] == 0
+                                    else "middle"
+                                    if snapshot["status"] == "active"
+                                    else "last"
+                                )
+                                tally.phases[phase].append(rtt)
                                 tally.moves += 1
                                 tally.completed.append((game_ids[0], time.monotonic()))
                             sent_at = None
@@ -600,6 +614,36 @@ async def drive_echo(url: str, pairs: int, think: float, seconds: float) -> list
     return rtts
 
 
+async def drive_churn(url, origin, pairs, cycles, sample) -> dict:
+    """Every player opens its first game's socket, waits for the snapshot and closes it,
+    ``cycles`` times, all players at once: what a page's arrival and departure cost the
+    server (a run of games opens and closes two sockets per game, in bursts)."""
+    times: list[float] = []
+
+    async def churn(cookie: str, game_id: int) -> None:
+        for _ in range(cycles):
+            started = time.monotonic()
+            ws = await game_socket(url, origin, cookie, game_id)
+            while json.loads(await ws.recv())["type"] != "state":
+                pass
+            await ws.close()
+            times.append(time.monotonic() - started)
+
+    before = sample()
+    await asyncio.gather(
+        *(churn(pair["cookies"][seat], pair["games"][0]) for pair in pairs for seat in range(2))
+    )
+    after = sample()
+    count = max(len(times), 1)
+    cpu = {name: round((after[name] - before[name]) * 1000 / count, 2) for name in after}
+    cpu["total"] = round(sum(cpu.values()), 2)
+    return {
+        "cycles": len(times),
+        "cycle_p50_p99_ms": [ms(percentile(times, 0.5)), ms(percentile(times, 0.99))],
+        "cpu_ms_per_cycle": cpu,
+    }
+
+
 def percentile(values: list[float], fraction: float) -> float | None:
     if not values:
         return None
@@ -655,7 +699,9 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
     # An idle hold needs no workers; without them it can share a Redis db with a bench run
     # (set CHANNEL_PREFIX / CACHE_PREFIX apart) without either's workers taking the other's tasks.
     processes = [
-        name for name in ("worker", "bots", "beat") if name in procfile(root) and not args.idle
+        name
+        for name in ("worker", "bots", "beat")
+        if name in procfile(root) and not (args.idle or args.churn)
     ]
     procs = {name: start(root, name, env, args.logs) for name in processes}
     # ``--web N``: N daphne processes on ports of their own, sharing the Redis layer.
@@ -680,6 +726,20 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
                 "redis": redis_cpu(redis_url),
             }
 
+        if args.churn:
+            return {
+                "games": games,
+                "root": str(root),
+                **asyncio.run(
+                    drive_churn(
+                        f"ws://127.0.0.1:{port}",
+                        f"http://127.0.0.1:{port}",
+                        pairs,
+                        args.churn,
+                        sample,
+                    )
+                ),
+            }
         if args.idle:
             return {
                 "games": games,
@@ -728,6 +788,13 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
         "rtt_p50_ms": ms(percentile(tally.rtts, 0.5)),
         "rtt_p99_ms": ms(percentile(tally.rtts, 0.99)),
         "rtt_max_ms": ms(max(tally.rtts) if tally.rtts else None),
+        # Where the slow round trips fall: every game of a run starts (and so ends) within
+        # moments of the others, so a game's first and last moves come in bursts, with
+        # the sockets of the games just ended closing and the next games' opening.
+        "rtt_p50_p99_ms_by_phase": {
+            phase: [ms(percentile(rtts, 0.5)), ms(percentile(rtts, 0.99)), len(rtts)]
+            for phase, rtts in tally.phases.items()
+        },
         "cpu_ms_per_move": cpu,
         "connect_failures": tally.connect_failures,
         "resyncs": tally.resyncs,
@@ -762,6 +829,13 @@ def main() -> None:
         "--split",
         action="store_true",
         help="with several daphne processes, put each game's two players on different ones",
+    )
+    parser.add_argument(
+        "--churn",
+        type=int,
+        default=0,
+        help="instead of playing, open each player's socket, take its snapshot and close it, "
+        "this many times; report CPU per cycle",
     )
     parser.add_argument(
         "--idle",
