@@ -940,31 +940,24 @@ def _seat_seen_counts(game_id: int, user) -> tuple[int, int, bool] | None:
             .values_list("ply", "takebacks", "status", "rematch_offer", "rematch_id")
             .first()
         )
-        if row is None:
-            return None
-        ply, takebacks, status, offer, rematch_id = row
-        return ply, takebacks, _rematch_stands(status, offer, rematch_id)
-    seat_table, game_table = Seat._meta.db_table, Game._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {seat_table} AS seat SET last_seen = %s FROM {game_table} AS game "
-            "WHERE seat.game_id = %s AND seat.user_id = %s AND game.id = seat.game_id "
-            "RETURNING game.ply, game.takebacks, game.status, game.rematch_offer, "
-            "game.rematch_id",
-            [timezone.now(), game_id, user.pk],
-        )
-        row = cursor.fetchone()
+    else:
+        seat_table, game_table = Seat._meta.db_table, Game._meta.db_table
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {seat_table} AS seat SET last_seen = %s FROM {game_table} AS game "
+                "WHERE seat.game_id = %s AND seat.user_id = %s AND game.id = seat.game_id "
+                "RETURNING game.ply, game.takebacks, game.status, game.rematch_offer, "
+                "game.rematch_id",
+                [timezone.now(), game_id, user.pk],
+            )
+            row = cursor.fetchone()
     if row is None:
         return None
     ply, takebacks, status, offer, rematch_id = row
-    if isinstance(offer, str):
+    if isinstance(offer, str):  # a raw cursor's JSON comes as text
         offer = json.loads(offer)
-    return ply, takebacks, _rematch_stands(status, offer, rematch_id)
-
-
-def _rematch_stands(status: str, offer, rematch_id: int | None) -> bool:
-    """A rematch offer waits at a finished game (what ``rematch_lapse`` withdraws)."""
-    return status == Game.Status.FINISHED and bool(offer) and rematch_id is None
+    offer_stands = status == Game.Status.FINISHED and bool(offer) and rematch_id is None
+    return ply, takebacks, offer_stands
 
 
 def presence_record(
@@ -1240,13 +1233,12 @@ def rematch_cancel(*, game_id: int, user) -> Game:
 
 
 def rematch_lapse(*, game_id: int, user) -> None:
-    """A player left the finished game's page: a rematch offer standing there lapses."""
+    """A player left the finished game's page: a rematch offer standing there lapses.
+
+    Called by ``presence_record`` once the player's seat update found an offer standing
+    (so no query of its own first); the offer is checked again under the game's lock.
+    """
     if user is None or not user.is_authenticated:
-        return
-    standing = Game.objects.filter(
-        pk=game_id, status=Game.Status.FINISHED, rematch__isnull=True, seats__user=user
-    ).exclude(rematch_offer=[])
-    if not standing.exists():
         return
 
     def lapse(game: Game, seats: list[Seat]) -> None:
