@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import re
-import threading
 import time
 
 import pytest
-from django.db import connection
 
 from analysis import services
 from analysis.models import Analysis
 from engine import analysis as engine_analysis
 from games.history_selectors import game_record
 from tests.ratings.played import make_user, play_game
+from tests.support.threads import at_once
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -31,24 +30,9 @@ def test_many_concurrent_requests_analyse_the_game_once(celery_worker):
     players = [make_user(f"asker{i}") for i in range(ASKERS)]
     game = play_game(players[:2], kind="topiary")
     seen = len(celery_worker.log())
-    start = threading.Barrier(ASKERS)
-    answers, errors = [], []
-
-    def ask(user):
-        try:
-            start.wait()
-            answers.append(services.analysis_request(game_id=game.pk, user=user).pk)
-        except Exception as error:  # reported by the assertion below
-            errors.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=ask, args=(user,)) for user in players]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
+    asked = at_once(lambda user: services.analysis_request(game_id=game.pk, user=user).pk, players)
+    assert [error for _, error in asked if error] == []
+    answers = [answer for answer, _ in asked]
     assert Analysis.objects.count() == 1
     assert set(answers) == {Analysis.objects.get().pk}
     # The engine's own analysis, worked out here while the worker works out its own.

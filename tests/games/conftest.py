@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import itertools
-import threading
 
 import pytest
 from channels.layers import channel_layers
-from django.db import connection
 
 from accounts.models import User
 from games import selectors, services
 from games.models import Game
 from games.services import Refused
+from tests.support import threads
 from tests.support.players import create_player
 from tests.support.servers import free_port
 from topiary_site.settings import channel_layer_host
@@ -115,24 +114,11 @@ def unreachable_channel_layer(settings, redis_url):
 
 
 def at_once(call, items) -> list[str]:
-    """``call(item)`` for every item at the same moment, each on a thread (and database
-    connection) of its own: "ok" or the refusal's code, in the order they finished."""
-    barrier = threading.Barrier(len(items))
-    outcomes: list[str] = []
-
-    def run(item) -> None:
-        try:
-            barrier.wait()
-            call(item)
-            outcomes.append("ok")
-        except Refused as refusal:
-            outcomes.append(refusal.code)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(item,)) for item in items]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    """``call(item)`` for every item at the same moment (``tests.support.threads``): "ok"
+    or the refusal's code, in the order they finished; any other error is raised."""
+    outcomes = []
+    for _, error in threads.at_once(call, items):
+        if error is not None and not isinstance(error, Refused):
+            raise error
+        outcomes.append("ok" if error is None else error.code)
     return outcomes

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 
 from games import services
 from games.models import Game
 from tests.support.players import create_player
+from tests.support.threads import at_once
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -18,33 +16,21 @@ TABLES = 4
 
 def test_bot_tables_created_at_once_all_start(postgres_url, redis_url):
     players = [create_player(f"seater{i}", f"seater{i}@example.com") for i in range(TABLES)]
-    start = threading.Barrier(TABLES)
-    made, errors = [], []
 
     def create(user):
-        try:
-            start.wait()
-            game = services.bot_game_create(
-                user=user,
-                kind="topiary",
-                level="greedy",
-                players=4,
-                clock_initial=None,
-                clock_increment=None,
-                correspondence_days=3,
-            )
-            made.append(game.pk)
-        except Exception as error:  # reported below with the others' results
-            errors.append(error)
-        finally:
-            connection.close()
+        return services.bot_game_create(
+            user=user,
+            kind="topiary",
+            level="greedy",
+            players=4,
+            clock_initial=None,
+            clock_increment=None,
+            correspondence_days=3,
+        ).pk
 
-    threads = [threading.Thread(target=create, args=(user,)) for user in players]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-
+    created = at_once(create, players)
+    errors = [error for _, error in created if error]
+    made = [game_id for game_id, _ in created if game_id is not None]
     assert errors == []
     assert len(made) == TABLES
     for game in Game.objects.filter(pk__in=made):

@@ -1,9 +1,6 @@
 """Ratings move once per finished rated game and once per puzzle attempt."""
 
-import threading
-
 import pytest
-from django.db import connection
 
 from games.models import Game
 from games.services import game_score
@@ -11,6 +8,7 @@ from ratings import elo
 from ratings.models import Rating, RatingChange
 from ratings.services import rating_record_puzzle, ratings_apply_game
 from tests.ratings.played import make_user, play_game, rank_seats
+from tests.support.threads import at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -131,24 +129,7 @@ def test_bad_puzzle_input_is_refused_and_changes_nothing(key, puzzle_rating, mes
 
 def run_at_once(calls):
     """Run the calls in threads released together; each thread has its own connection."""
-    barrier = threading.Barrier(len(calls))
-    errors = []
-
-    def run(call):
-        try:
-            barrier.wait()
-            call()
-        except Exception as error:  # surfaced by the assertion below
-            errors.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
+    assert [error for _, error in at_once(lambda call: call(), calls) if error] == []
 
 
 @pytest.mark.postgres
