@@ -322,35 +322,39 @@ def _sight_lines(
     (``line_points`` spelled out in notation); then each position of ``free`` (seat None).
 
     Every viewer of a position sees the same lines (face-up tiles only), and a server
-    sends them to each viewer of every change: they are worked out once per position.
-    Each sight is a fresh dict; its ``line`` and ``seen`` lists are shared, read only.
+    sends them to each viewer of every change; a move changes one or two lines, so each
+    line's sight is worked out once for the tiles on it (``_line_sight``). Each sight is a
+    fresh dict; its ``line`` and ``seen`` lists are shared, read only.
     """
-    return [dict(sight) for sight in _sight_lines_of(tuple(garden), tuple(visitors), tuple(free))]
-
-
-@functools.lru_cache(maxsize=1024)
-def _sight_lines_of(
-    garden: tuple[int, ...], visitors: tuple[int, ...], free: tuple[int, ...]
-) -> tuple[dict, ...]:
     sights = []
     placed = [(p, seat) for p, seat in enumerate(visitors) if seat >= 0]
     for p, seat in placed + [(p, None) for p in free]:
-        line = LINES[p]
-        points, seen = line_points(garden, line)
+        line, seen, points = _line_sight(p, tuple(garden[cell] for cell in LINES[p]))
         sights.append(
-            {
-                "position": POSITIONS[p],
-                "seat": seat,
-                "line": [CELLS[c] for c in line],
-                "seen": [
-                    {"cell": CELLS[c], "tile": TILE_NAMES[garden[c]]}
-                    for c in line
-                    if garden[c] < FACE_DOWN and seen >> garden[c] & 1
-                ],
-                "points": points,
-            }
+            {"position": POSITIONS[p], "seat": seat, "line": line, "seen": seen, "points": points}
         )
-    return tuple(sights)
+    return sights
+
+
+#: Lines kept by ``_line_sight``: a few games' worth of lines per concurrent game
+#: (a game has 20 positions), a few megabytes.
+_LINE_SIGHTS_KEPT = 1 << 14
+
+
+@functools.lru_cache(maxsize=_LINE_SIGHTS_KEPT)
+def _line_sight(p: int, tiles: tuple[int, ...]) -> tuple[list[str], list[dict], int]:
+    """(cells, tiles seen, points) of position ``p``'s line when ``tiles`` lie on it."""
+    line = LINES[p]
+    points, seen = line_points(tiles, range(len(tiles)))
+    return (
+        [CELLS[cell] for cell in line],
+        [
+            {"cell": CELLS[cell], "tile": TILE_NAMES[tile]}
+            for cell, tile in zip(line, tiles, strict=True)
+            if tile < FACE_DOWN and seen >> tile & 1
+        ],
+        points,
+    )
 
 
 def _turn_order(first_player: int, players: int) -> list[int]:
@@ -419,6 +423,40 @@ def _play_codes(face_down: int, visitors, hand, positions, must_pick: bool) -> l
                 codes = known[pattern] = _line_codes(p, pattern, hand, must_pick)
             out += codes
     return out
+
+
+def _play_names(face_down: int, visitors, hand, positions, must_pick: bool) -> list[str]:
+    """``sorted(map(move_name, _play_codes(...)))``, written in order instead of sorted.
+
+    A frame for the player to move lists every legal move (several hundred), and making
+    and sorting their names was most of the frame. A move's name starts with its
+    position's, and a space sorts before every character of a name, so the moves come
+    position by position in the order of the positions' names; within one, the place
+    alone first, then each take by its cell's name, then by the planted tile's (``*``
+    first). That order is worked out once per line (``_TAKE_PREFIXES``).
+    """
+    plants = ["*", *sorted(TILE_NAMES[tile] for tile in hand)]
+    out: list[str] = []
+    for p in _by_name(positions):
+        if visitors[p] < 0:
+            takes = [prefix for cell, prefix in _TAKE_PREFIXES[p] if face_down >> cell & 1]
+            if not (must_pick and takes):
+                out.append(POSITIONS[p])
+            out += [take + plant for take in takes for plant in plants]
+    return out
+
+
+@functools.cache
+def _by_name(positions: tuple[int, ...]) -> tuple[int, ...]:
+    """``positions`` in the order of their names."""
+    return tuple(sorted(positions, key=POSITIONS.__getitem__))
+
+
+#: Per position: (cell, "position cell=") for every cell of its line, by the cell's name.
+_TAKE_PREFIXES = tuple(
+    tuple(sorted(((cell, f"{POSITIONS[p]} {CELLS[cell]}=") for cell in line), key=lambda x: x[1]))
+    for p, line in enumerate(LINES)
+)
 
 
 def _step_codes(face_down: int, visitors, positions, must_pick: bool) -> list[int]:
@@ -693,6 +731,14 @@ class State(_Seated, _StateFields):
 
     def legal_moves(self) -> list[str]:
         """The mover's legal moves in notation, sorted, each once (plant steps when pending)."""
+        if self.phase == "play" and self.pending is None:
+            return _play_names(
+                self.face_down,
+                self.visitors,
+                self.hands[self.to_move],
+                self.options.positions,
+                self.options.must_pick,
+            )
         return sorted(map(move_name, self.move_codes()))
 
     def step_codes(self) -> list[int]:
@@ -1058,6 +1104,15 @@ class View(_Frozen):
 
     def legal_moves(self) -> list[str]:
         """The viewer's legal moves in notation when the viewer is to move, else []."""
+        mover = self.seat is not None and self.seat == self.to_move
+        if mover and self.phase == "play" and self.pending is None:
+            return _play_names(
+                _face_down_mask(self.garden),
+                self.visitors,
+                self.hand,
+                self.options.positions,
+                self.options.must_pick,
+            )
         return sorted(map(move_name, self.move_codes()))
 
     def step_codes(self) -> list[int]:

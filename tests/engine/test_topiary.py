@@ -590,6 +590,30 @@ def test_view_legal_moves_come_from_the_view_alone():
     assert s.view(0).legal_moves() == [] and s.spectator_view().legal_moves() == []
 
 
+@pytest.mark.parametrize(
+    "options",
+    [
+        t.Options(players=2),
+        t.Options(players=3, must_pick=True),
+        t.Options(players=4, corner_diagonals=False),
+    ],
+)
+def test_legal_moves_are_every_legal_move_named_in_sorted_order(options):
+    """The names are written in order rather than sorted: they must be exactly the sorted
+    names of the move codes, for the mover's state and view, all through played games."""
+    rng = random.Random(7)
+    checked = 0
+    for seed in range(6):
+        s = t.new_game(options, seed=seed)
+        while not s.is_over:
+            named = sorted(map(t.move_name, s.move_codes()))
+            assert s.legal_moves() == named
+            assert s.view(s.to_move).legal_moves() == named
+            checked += s.phase == "play" and s.pending is None
+            s = s.apply_code(rng.choice(s.move_codes()))
+    assert checked > 50
+
+
 def test_public_score_hides_other_hands():
     s = state(
         {"a1": "W5", "a2": "S4"},
