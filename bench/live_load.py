@@ -17,6 +17,10 @@ to connect, and the echo's p99; round trips also by where the move falls in its 
 ``--web 1 2`` runs one, then two, for each size in the same script run.
 ``--idle 3600`` instead holds one socket per player open for an hour sending nothing
 (pushed frames are read) and reports how many the server kept open and the close codes.
+``--spread 0.5`` draws each think time uniformly from 0.3 s x [0.5, 1.5] (the same mean)
+instead of a fixed 0.3 s, for the site's clients and the echo's alike: with a fixed think
+every game of a run starts, and so ends, within moments of the others, a burst of game
+ends, page closes and page opens every 16 plies that a crowd of real players spreads out.
 ``--churn 30`` instead opens, reads the snapshot of, and closes each player's socket 30
 times, and reports CPU per cycle (what a page's arrival and departure cost).
 
@@ -32,6 +36,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import re
 import secrets
 import signal
@@ -235,7 +240,8 @@ HEARTBEAT = 20
 
 
 async def player(url: str, origin: str, cookie: str, game_ids, think, deadline, tally, ready):
-    """One player's page: plays its games in turn, following PROTOCOL.md's keeping in step.
+    """One player's page: plays its games in turn, following PROTOCOL.md's keeping in step;
+    ``think()`` is how long to think before each move.
 
     ``deadline["at"]`` is when to stop (moved to "now" when the measurement ends). With
     ``tally.reconnect`` (the Redis restart run) it also behaves like the page across a
@@ -347,7 +353,7 @@ async def player(url: str, origin: str, cookie: str, game_ids, think, deadline, 
                         async def move_later(ws=ws, ply=ply, moves=moves, since=since):
                             nonlocal sent_at
                             if since is None:
-                                await asyncio.sleep(think)
+                                await asyncio.sleep(think())
                             sent_at = (since or time.monotonic(), ply)
                             move = moves[ply % len(moves)]
                             await ws.send(json.dumps({"type": "move", "ply": ply, "move": move}))
@@ -573,7 +579,7 @@ async def echo_server(port: int) -> None:
         await asyncio.Future()
 
 
-async def drive_echo(url: str, pairs: int, think: float, seconds: float) -> list[float]:
+async def drive_echo(url: str, pairs: int, think, seconds: float) -> list[float]:
     from websockets.asyncio.client import connect
 
     rtts: list[float] = []
@@ -600,7 +606,7 @@ async def drive_echo(url: str, pairs: int, think: float, seconds: float) -> list
                 if await both_receive(sockets, ply):
                     break
             while time.monotonic() < stop_at:
-                await asyncio.sleep(think)
+                await asyncio.sleep(think())
                 ply += 1
                 sent = time.monotonic()
                 await sockets[ply % 2].send(json.dumps({"ply": ply, "pad": "x" * 1500}))
@@ -656,6 +662,15 @@ def ms(value: float | None) -> float | None:
 
 
 # --------------------------------------------------------------------------- one run
+
+
+def think_time(args):
+    """How long a player thinks before each move: ``--think`` seconds, or with ``--spread``
+    a draw around it (seeded: every run draws the same sequence of times)."""
+    if not args.spread:
+        return lambda: args.think
+    draws = random.Random(12)
+    return lambda: args.think * (1 + args.spread * (2 * draws.random() - 1))
 
 
 def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
@@ -754,7 +769,7 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
             drive_site(
                 [(f"ws://127.0.0.1:{each}", f"http://127.0.0.1:{each}") for each in ports],
                 pairs,
-                args.think,
+                think_time(args),
                 args.seconds,
                 sample,
                 None
@@ -764,7 +779,7 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
             )
         )
         echo_rtts = asyncio.run(
-            drive_echo(f"ws://127.0.0.1:{echo_port}", games, args.think, args.seconds)
+            drive_echo(f"ws://127.0.0.1:{echo_port}", games, think_time(args), args.seconds)
         )
     finally:
         echo.terminate()
@@ -781,6 +796,7 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
         "games": games,
         "root": str(root),
         "web_processes": web_count,
+        "think_s": [args.think, args.spread],
         "split": bool(args.split and web_count > 1),
         "load_average": [round(load, 2) for load in os.getloadavg()],
         "moves": tally.moves,
@@ -814,6 +830,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, nargs="+", default=[10, 50])
     parser.add_argument("--think", type=float, default=0.3)
+    parser.add_argument(
+        "--spread",
+        type=float,
+        default=0.0,
+        help="draw each think time from think x [1 - spread, 1 + spread] (0: always think)",
+    )
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--root", type=Path, default=HERE.parent)
     parser.add_argument("--logs", type=Path, default=Path("/tmp/topiary-live-load"))
