@@ -76,8 +76,12 @@ def set_language(request):
 
 
 def socket_language(scope) -> str:
-    """The language for one socket, chosen once at connect in the order pages use."""
-    language = player_language(scope.get("user"))
+    """The language for one socket, chosen once at connect in the order pages use; the
+    player's own is read with their sign-in (``socket_db``) when the scope has it."""
+    if "player_language" in scope:
+        language = scope["player_language"]
+    else:
+        language = player_language(scope.get("user"))
     if language:
         return language
     headers = dict(scope.get("headers") or ())
@@ -99,10 +103,10 @@ def browser_language(accept: str) -> str:
 
 
 async def _language_at_connect(scope) -> str:
-    """``socket_language``; a signed-in player's setting is read on the socket database
-    threads (a visitor's language needs no database)."""
+    """``socket_language``; a signed-in player's setting, unless their sign-in read it
+    too, is read on the socket database threads (a visitor's language needs no database)."""
     user = scope.get("user")
-    if user is not None and user.is_authenticated:
+    if "player_language" not in scope and user is not None and user.is_authenticated:
         return await db(socket_language)(scope)
     return socket_language(scope)
 

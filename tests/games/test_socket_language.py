@@ -8,6 +8,8 @@ catalogue says (``locale/de``), so these tests need the German catalogue compile
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
@@ -205,3 +207,24 @@ def test_a_player_setting_is_read_once_at_connect(table, monkeypatch):
 
     play()
     assert len(asked) == 1
+
+
+def test_a_players_setting_comes_with_their_sign_in_on_no_trip_of_its_own(table, monkeypatch):
+    """A page's arrival reads the player's language on the same trip to the database
+    threads as their session and user; the choice itself then needs no database."""
+    ann, _, game = table
+    account_services.preferences_save(user=ann, changes={"language": "de"})
+    german, _ = _illegal_move_refusal(game)
+    from topiary_site import i18n
+
+    threads: list[str] = []
+    real = i18n.socket_language
+
+    def noting(scope):
+        threads.append(threading.current_thread().name)
+        return real(scope)
+
+    monkeypatch.setattr(i18n, "socket_language", noting)
+    refusal = in_own_loop(_refused_move)(game, _cookie(ann))
+    assert refusal["reason"] == german
+    assert len(threads) == 1 and not threads[0].startswith("socket-db")
