@@ -14,22 +14,25 @@ from django.db.models import Prefetch, Q
 from django.urls import reverse
 from django.utils import timezone
 
+from games import rows
 from games.frames import game_payload as game_payload
 from games.hooks import ratings_shown
 from games.models import Game, Seat
 
 
 def game_with_seats(game_id: int) -> tuple[Game, list[Seat]]:
-    """A game and its seats in turn order; ``Game.DoesNotExist`` if there is none."""
-    game = Game.objects.get(pk=game_id)
-    return game, list(game.seats.select_related("user").order_by("index"))
+    """A game and its seats in turn order, with their users (one statement: every page's
+    arrival reads it, ``games.rows``); ``Game.DoesNotExist`` if there is none."""
+    found = rows.game_with_seats(game_id)
+    if found is None:
+        raise Game.DoesNotExist(f"There is no game {game_id}.")
+    return found
 
 
 def seat_users(game_id: int) -> list[tuple[int, int | None]]:
-    """(index, user id) of each seat of a game, in turn order: one light query."""
-    return list(
-        Seat.objects.filter(game_id=game_id).order_by("index").values_list("index", "user_id")
-    )
+    """(index, user id) of each seat of a game, in turn order (``games.rows``: every page's
+    arrival asks)."""
+    return rows.seat_users(game_id)
 
 
 def seat_of(seats: list[Seat], user) -> Seat | None:

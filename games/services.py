@@ -31,7 +31,7 @@ from accounts.models import User
 from accounts.services import bot_ensure
 from engine.errors import EngineError
 from engine.games import game_definition
-from games import engine_text, frames, held, live, user_events
+from games import engine_text, frames, held, live, rows, user_events
 from games.models import Game, Seat
 from games.signals import game_finished, game_scored
 from games.thinking import bot_choose
@@ -113,11 +113,10 @@ def _with_game(
 
 
 def _game_locked(game_id: int) -> tuple[Game, list[Seat]]:
-    try:
-        game = Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise Refused("not_found", _("There is no game %(game)s.") % {"game": game_id}) from None
-    return game, list(game.seats.select_related("user").order_by("index"))
+    found = rows.game_with_seats(game_id, lock=True)
+    if found is None:
+        raise Refused("not_found", _("There is no game %(game)s.") % {"game": game_id})
+    return found
 
 
 log = logging.getLogger(__name__)

@@ -1,0 +1,108 @@
+"""Reads of a page's arrival, without building a query: a game, its seats and their
+players in one statement, and who sits where.
+
+Every page's arrival reads its game's snapshot, and every game's first move reads the
+game under its lock. Through the ORM that was two queries (the game, then its seats with
+their users), and building and compiling them cost more CPU than the database spent
+answering: 1.6 ms of a page's arrival (docs/BENCHMARKS.md, "Issue 12, eighth round").
+Here the statement is written once per database and the rows become the same model
+objects the ORM would make: every column through the converters Django applies, the
+seat's user and game cached on it as ``select_related`` and the related manager do.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from django.contrib.auth import get_user_model
+from django.db import connection
+
+from games.models import Game, Seat
+
+
+class _Columns:
+    """One model's columns in a statement: their SQL and how each value is converted."""
+
+    def __init__(self, model, alias: str):
+        self.model = model
+        self.fields = model._meta.concrete_fields
+        quote = connection.ops.quote_name
+        self.sql = [f"{alias}.{quote(field.column)}" for field in self.fields]
+        self.converters = []
+        for field in self.fields:
+            column = field.get_col(alias)
+            steps = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+            self.converters.append((column, steps))
+
+    def instance(self, values):
+        """The model object of ``values`` (this model's columns of one row), as loaded."""
+        converted = []
+        for value, (column, steps) in zip(values, self.converters, strict=True):
+            for step in steps:
+                value = step(value, column, connection)
+            converted.append(value)
+        return self.model.from_db(connection.alias, None, converted)
+
+
+@functools.cache
+def _statement(vendor: str, lock: bool) -> tuple[str, _Columns, _Columns, _Columns]:
+    quote = connection.ops.quote_name
+    game, seat, user = _Columns(Game, "g"), _Columns(Seat, "s"), _Columns(get_user_model(), "u")
+    seat_game, seat_user = Seat._meta.get_field("game"), Seat._meta.get_field("user")
+    # SQLite (the embedded default) has no row locks: its one writer at a time serves.
+    locking = lock and connection.features.has_select_for_update_of
+    sql = (
+        f"SELECT {', '.join(game.sql + seat.sql + user.sql)} "
+        f"FROM {quote(Game._meta.db_table)} AS g "
+        f"LEFT JOIN {quote(Seat._meta.db_table)} AS s "
+        f"ON s.{quote(seat_game.column)} = g.{quote(Game._meta.pk.column)} "
+        f"LEFT JOIN {quote(get_user_model()._meta.db_table)} AS u "
+        f"ON u.{quote(get_user_model()._meta.pk.column)} = s.{quote(seat_user.column)} "
+        f"WHERE g.{quote(Game._meta.pk.column)} = %s ORDER BY s.{quote('index')}"
+        f"{' FOR UPDATE OF g' if locking else ''}"
+    )
+    return sql, game, seat, user
+
+
+def game_with_seats(game_id: int, *, lock: bool = False) -> tuple[Game, list[Seat]] | None:
+    """The game and its seats in turn order, each seat's user loaded; None if there is no
+    such game. ``lock``: the game's row is locked for the transaction (PostgreSQL)."""
+    sql, game_columns, seat_columns, user_columns = _statement(connection.vendor, lock)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [game_id])
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    games, seats_at = len(game_columns.fields), len(seat_columns.fields)
+    game = game_columns.instance(rows[0][:games])
+    seats = []
+    game_field, user_field = Seat._meta.get_field("game"), Seat._meta.get_field("user")
+    for row in rows:
+        seat_values = row[games : games + seats_at]
+        if seat_values[0] is None:  # a game without seats: its one row has none
+            continue
+        seat = seat_columns.instance(seat_values)
+        game_field.set_cached_value(seat, game)
+        user_values = row[games + seats_at :]
+        user_field.set_cached_value(
+            seat, None if user_values[0] is None else user_columns.instance(user_values)
+        )
+        seats.append(seat)
+    return game, seats
+
+
+@functools.cache
+def _seat_users_statement(vendor: str) -> str:
+    quote = connection.ops.quote_name
+    game, user = Seat._meta.get_field("game"), Seat._meta.get_field("user")
+    return (
+        f"SELECT {quote('index')}, {quote(user.column)} FROM {quote(Seat._meta.db_table)} "
+        f"WHERE {quote(game.column)} = %s ORDER BY {quote('index')}"
+    )
+
+
+def seat_users(game_id: int) -> list[tuple[int, int | None]]:
+    """(index, user id) of each seat of a game, in turn order."""
+    with connection.cursor() as cursor:
+        cursor.execute(_seat_users_statement(connection.vendor), [game_id])
+        return [(index, user_id) for index, user_id in cursor.fetchall()]
