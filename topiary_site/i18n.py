@@ -79,7 +79,7 @@ def socket_language(scope) -> str:
     """The language for one socket, chosen once at connect in the order pages use; the
     player's own is read with their sign-in (``socket_db``) when the scope has it."""
     if "player_language" in scope:
-        language = scope["player_language"]
+        language = scope["player_language"] if scope["player_language"] in SUPPORTED else ""
     else:
         language = player_language(scope.get("user"))
     if language:

@@ -24,6 +24,8 @@ from channels.db import database_sync_to_async
 from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.conf import settings
 
+from accounts import selectors as account_selectors
+
 _threads = ThreadPoolExecutor(settings.SOCKET_DB_THREADS, thread_name_prefix="socket-db")
 
 #: ``db(function)(*args)``: run ``function`` on the socket database threads.
@@ -32,11 +34,8 @@ db = functools.partial(database_sync_to_async, thread_sensitive=False, executor=
 
 def _signed_in(scope) -> tuple:
     """(the socket's user, the language they chose in their settings or "")."""
-    # i18n reads through this module's threads: imported here, not at the top.
-    from topiary_site.i18n import player_language
-
     user = get_user.func(scope)
-    return user, player_language(user)
+    return user, account_selectors.language_of(user=user) if user.is_authenticated else ""
 
 
 class SocketAuthMiddleware(AuthMiddleware):
