@@ -6,8 +6,8 @@ game under its lock. Through the ORM that was two queries (the game, then its se
 their users), and building and compiling them cost more CPU than the database spent
 answering: 1.6 ms of a page's arrival (docs/BENCHMARKS.md, "Issue 12, eighth round").
 Here the statement is written once per database and the rows become the same model
-objects the ORM would make: every column through the converters Django applies, the
-seat's user and game cached on it as ``select_related`` and the related manager do.
+objects the ORM would make (``topiary_site.rows``), the seat's user and game cached on it
+as ``select_related`` and the related manager do.
 """
 
 from __future__ import annotations
@@ -18,36 +18,13 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from games.models import Game, Seat
-
-
-class _Columns:
-    """One model's columns in a statement: their SQL and how each value is converted."""
-
-    def __init__(self, model, alias: str):
-        self.model = model
-        self.fields = model._meta.concrete_fields
-        quote = connection.ops.quote_name
-        self.sql = [f"{alias}.{quote(field.column)}" for field in self.fields]
-        self.converters = []
-        for field in self.fields:
-            column = field.get_col(alias)
-            steps = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
-            self.converters.append((column, steps))
-
-    def instance(self, values):
-        """The model object of ``values`` (this model's columns of one row), as loaded."""
-        converted = []
-        for value, (column, steps) in zip(values, self.converters, strict=True):
-            for step in steps:
-                value = step(value, column, connection)
-            converted.append(value)
-        return self.model.from_db(connection.alias, None, converted)
+from topiary_site.rows import Columns
 
 
 @functools.cache
-def _statement(vendor: str, lock: bool) -> tuple[str, _Columns, _Columns, _Columns]:
+def _statement(vendor: str, lock: bool) -> tuple[str, Columns, Columns, Columns]:
     quote = connection.ops.quote_name
-    game, seat, user = _Columns(Game, "g"), _Columns(Seat, "s"), _Columns(get_user_model(), "u")
+    game, seat, user = Columns(Game, "g"), Columns(Seat, "s"), Columns(get_user_model(), "u")
     seat_game, seat_user = Seat._meta.get_field("game"), Seat._meta.get_field("user")
     # SQLite (the embedded default) has no row locks: its one writer at a time serves.
     locking = lock and connection.features.has_select_for_update_of
