@@ -9,12 +9,13 @@ engine view); this module only knows groups and how to reach them.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+
+from topiary_site.wire import frame_text
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +101,7 @@ def frame_event(frame: dict) -> dict:
     order = None
     if frame.get("type") in SNAPSHOT_TYPES:
         order = list(snapshot_order(frame))
-    return {"type": "frame", "text": json.dumps(frame), "order": order}
+    return {"type": "frame", "text": frame_text(frame), "order": order}
 
 
 async def send_each_async(groups: list[str], frame: dict) -> None:

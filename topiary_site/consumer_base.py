@@ -28,6 +28,7 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from topiary_site.i18n import SocketLanguage
+from topiary_site.wire import frame_text
 
 log = logging.getLogger(__name__)
 
@@ -60,4 +61,9 @@ class LeanConsumer:
 
 
 class SiteConsumer(SocketLanguage, LeanConsumer, AsyncJsonWebsocketConsumer):
-    """The base of every websocket consumer of the site."""
+    """The base of every websocket consumer of the site; its frames are written by
+    ``topiary_site.wire``."""
+
+    @classmethod
+    async def encode_json(cls, content):
+        return frame_text(content)
