@@ -20,9 +20,7 @@ def alice():
     return services.user_register(username="Alice", email="alice@example.com", password=PASSWORD)
 
 
-def test_a_player_comes_with_their_preferences_in_one_statement(
-    alice, django_assert_num_queries
-):
+def test_a_player_comes_with_their_preferences_in_one_statement(alice, django_assert_num_queries):
     services.preferences_save(user=alice, changes={"language": "de", "theme": "dark"})
     with django_assert_num_queries(1):
         user = PlayerBackend().get_user(alice.pk)

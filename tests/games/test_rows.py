@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from django.forms.models import model_to_dict
 
 from games import rows, selectors, services
 from games.models import Game, Seat
