@@ -329,32 +329,40 @@ def _sight_lines(
     sights = []
     placed = [(p, seat) for p, seat in enumerate(visitors) if seat >= 0]
     for p, seat in placed + [(p, None) for p in free]:
-        line, seen, points = _line_sight(p, tuple(garden[cell] for cell in LINES[p]))
+        seen, points = _line_sight(p, tuple([garden[cell] for cell in LINES[p]]))
         sights.append(
-            {"position": POSITIONS[p], "seat": seat, "line": line, "seen": seen, "points": points}
+            {
+                "position": POSITIONS[p],
+                "seat": seat,
+                "line": _LINE_CELLS[p],
+                "seen": seen,
+                "points": points,
+            }
         )
     return sights
 
 
-#: Lines kept by ``_line_sight``: a few games' worth of lines per concurrent game
-#: (a game has 20 positions), a few megabytes.
-_LINE_SIGHTS_KEPT = 1 << 14
+#: Per position: its line's cells in notation (shared by every sight of that position).
+_LINE_CELLS = tuple([CELLS[cell] for cell in line] for line in LINES)
+#: Per cell, per face-up tile: the ``seen`` entry of that tile on that cell (shared).
+_SEEN_ENTRY = tuple(
+    tuple({"cell": CELLS[cell], "tile": TILE_NAMES[tile]} for tile in range(FACE_DOWN))
+    for cell in range(25)
+)
+#: Lines kept by ``_line_sight``: a mover's frame shows every free position's line too
+#: (up to 56), so this is about a thousand games' lines, some 25 MB at most.
+_LINE_SIGHTS_KEPT = 1 << 16
 
 
 @functools.lru_cache(maxsize=_LINE_SIGHTS_KEPT)
-def _line_sight(p: int, tiles: tuple[int, ...]) -> tuple[list[str], list[dict], int]:
-    """(cells, tiles seen, points) of position ``p``'s line when ``tiles`` lie on it."""
-    line = LINES[p]
+def _line_sight(p: int, tiles: tuple[int, ...]) -> tuple[list[dict], int]:
+    """(tiles seen, points) of position ``p``'s line when ``tiles`` lie on it."""
     points, seen = line_points(tiles, range(len(tiles)))
-    return (
-        [CELLS[cell] for cell in line],
-        [
-            {"cell": CELLS[cell], "tile": TILE_NAMES[tile]}
-            for cell, tile in zip(line, tiles, strict=True)
-            if tile < FACE_DOWN and seen >> tile & 1
-        ],
-        points,
-    )
+    return [
+        _SEEN_ENTRY[cell][tile]
+        for cell, tile in zip(LINES[p], tiles, strict=True)
+        if tile < FACE_DOWN and seen >> tile & 1
+    ], points
 
 
 def _turn_order(first_player: int, players: int) -> list[int]:
