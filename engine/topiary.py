@@ -460,10 +460,27 @@ def _by_name(positions: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(sorted(positions, key=POSITIONS.__getitem__))
 
 
-#: Per position: (cell, "position cell=") for every cell of its line, by the cell's name.
-_TAKE_PREFIXES = tuple(
-    tuple(sorted(((cell, f"{POSITIONS[p]} {CELLS[cell]}=") for cell in line), key=lambda x: x[1]))
+def _step_names(face_down: int, visitors, positions, must_pick: bool) -> list[str]:
+    """``sorted(map(move_name, _step_codes(...)))`` written in order, as ``_play_names``:
+    per position by name, the place alone first, then each take step by its cell's name."""
+    out: list[str] = []
+    for p in _by_name(positions):
+        if visitors[p] < 0:
+            takes = [name for cell, name in _TAKE_STEP_NAMES[p] if face_down >> cell & 1]
+            if not (must_pick and takes):
+                out.append(POSITIONS[p])
+            out += takes
+    return out
+
+
+#: Per position: (cell, "position cell") for every cell of its line, by the cell's name.
+_TAKE_STEP_NAMES = tuple(
+    tuple(sorted(((cell, f"{POSITIONS[p]} {CELLS[cell]}") for cell in line), key=lambda x: x[1]))
     for p, line in enumerate(LINES)
+)
+#: The same with ``=``: what a whole move's name starts with before the planted tile.
+_TAKE_PREFIXES = tuple(
+    tuple((cell, name + "=") for cell, name in takes) for takes in _TAKE_STEP_NAMES
 )
 
 
@@ -764,6 +781,10 @@ class State(_Seated, _StateFields):
         and take); with a take pending: ``=*`` and ``=`` each tile held before the take. In the
         draft, the keep moves.
         """
+        if self.phase == "play" and self.pending is None:
+            return _step_names(
+                self.face_down, self.visitors, self.options.positions, self.options.must_pick
+            )
         return sorted(map(move_name, self.step_codes()))
 
     def _draft_pool(self) -> tuple[int, ...]:
@@ -1137,6 +1158,14 @@ class View(_Frozen):
 
     def legal_steps(self) -> list[str]:
         """As ``State.legal_steps``, for the viewer when to move, else []."""
+        mover = self.seat is not None and self.seat == self.to_move
+        if mover and self.phase == "play" and self.pending is None:
+            return _step_names(
+                _face_down_mask(self.garden),
+                self.visitors,
+                self.options.positions,
+                self.options.must_pick,
+            )
         return sorted(map(move_name, self.step_codes()))
 
     def sight_lines(self, free: bool = False) -> list[dict]:

@@ -600,7 +600,8 @@ def test_view_legal_moves_come_from_the_view_alone():
 )
 def test_legal_moves_are_every_legal_move_named_in_sorted_order(options):
     """The names are written in order rather than sorted: they must be exactly the sorted
-    names of the move codes, for the mover's state and view, all through played games."""
+    names of the move codes (and of the step codes for the steps), for the mover's state
+    and view, all through played games."""
     rng = random.Random(7)
     checked = 0
     for seed in range(6):
@@ -609,6 +610,9 @@ def test_legal_moves_are_every_legal_move_named_in_sorted_order(options):
             named = sorted(map(t.move_name, s.move_codes()))
             assert s.legal_moves() == named
             assert s.view(s.to_move).legal_moves() == named
+            steps = sorted(map(t.move_name, s.step_codes()))
+            assert s.legal_steps() == steps
+            assert s.view(s.to_move).legal_steps() == steps
             checked += s.phase == "play" and s.pending is None
             s = s.apply_code(rng.choice(s.move_codes()))
     assert checked > 50
