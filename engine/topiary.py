@@ -433,24 +433,29 @@ def _play_codes(face_down: int, visitors, hand, positions, must_pick: bool) -> l
     return out
 
 
-def _play_names(face_down: int, visitors, hand, positions, must_pick: bool) -> list[str]:
-    """``sorted(map(move_name, _play_codes(...)))``, written in order instead of sorted.
+def _turn_names(face_down: int, visitors, positions, must_pick: bool, hand=None) -> list[str]:
+    """With ``hand``: ``sorted(map(move_name, _play_codes(...)))``; without it, the first
+    steps, ``sorted(map(move_name, _step_codes(...)))``. Written in order, not sorted.
 
-    A frame for the player to move lists every legal move (several hundred), and making
-    and sorting their names was most of the frame. A move's name starts with its
+    A frame for the player to move lists every legal move (several hundred) and step, and
+    making and sorting their names was most of the frame. A move's name starts with its
     position's, and a space sorts before every character of a name, so the moves come
     position by position in the order of the positions' names; within one, the place
     alone first, then each take by its cell's name, then by the planted tile's (``*``
-    first). That order is worked out once per line (``_TAKE_PREFIXES``).
+    first). That order is worked out once per line (``_TAKE_STEP_NAMES``).
     """
-    plants = ["*", *sorted(TILE_NAMES[tile] for tile in hand)]
+    lines = _TAKE_STEP_NAMES if hand is None else _TAKE_PREFIXES
+    plants = ["*", *sorted(TILE_NAMES[tile] for tile in hand or ())]
     out: list[str] = []
     for p in _by_name(positions):
         if visitors[p] < 0:
-            takes = [prefix for cell, prefix in _TAKE_PREFIXES[p] if face_down >> cell & 1]
+            takes = [name for cell, name in lines[p] if face_down >> cell & 1]
             if not (must_pick and takes):
                 out.append(POSITIONS[p])
-            out += [take + plant for take in takes for plant in plants]
+            if hand is None:
+                out += takes
+            else:
+                out += [take + plant for take in takes for plant in plants]
     return out
 
 
@@ -458,19 +463,6 @@ def _play_names(face_down: int, visitors, hand, positions, must_pick: bool) -> l
 def _by_name(positions: tuple[int, ...]) -> tuple[int, ...]:
     """``positions`` in the order of their names."""
     return tuple(sorted(positions, key=POSITIONS.__getitem__))
-
-
-def _step_names(face_down: int, visitors, positions, must_pick: bool) -> list[str]:
-    """``sorted(map(move_name, _step_codes(...)))`` written in order, as ``_play_names``:
-    per position by name, the place alone first, then each take step by its cell's name."""
-    out: list[str] = []
-    for p in _by_name(positions):
-        if visitors[p] < 0:
-            takes = [name for cell, name in _TAKE_STEP_NAMES[p] if face_down >> cell & 1]
-            if not (must_pick and takes):
-                out.append(POSITIONS[p])
-            out += takes
-    return out
 
 
 #: Per position: (cell, "position cell") for every cell of its line, by the cell's name.
@@ -757,12 +749,12 @@ class State(_Seated, _StateFields):
     def legal_moves(self) -> list[str]:
         """The mover's legal moves in notation, sorted, each once (plant steps when pending)."""
         if self.phase == "play" and self.pending is None:
-            return _play_names(
+            return _turn_names(
                 self.face_down,
                 self.visitors,
-                self.hands[self.to_move],
                 self.options.positions,
                 self.options.must_pick,
+                self.hands[self.to_move],
             )
         return sorted(map(move_name, self.move_codes()))
 
@@ -782,7 +774,7 @@ class State(_Seated, _StateFields):
         draft, the keep moves.
         """
         if self.phase == "play" and self.pending is None:
-            return _step_names(
+            return _turn_names(
                 self.face_down, self.visitors, self.options.positions, self.options.must_pick
             )
         return sorted(map(move_name, self.step_codes()))
@@ -1111,6 +1103,25 @@ class View(_Frozen):
     def __repr__(self):
         return f"<topiary.View seat={self.seat} {self.to_json()}>"
 
+    def _turn_to_choose(self) -> bool:
+        """The viewer is to move in play with no take pending: a whole turn to choose."""
+        return (
+            self.seat is not None
+            and self.seat == self.to_move
+            and self.phase == "play"
+            and self.pending is None
+        )
+
+    def _turn_lines(self) -> tuple:
+        """(face-down cells, visitors, positions in play, must_pick): what a play turn's
+        choices are made from."""
+        return (
+            _face_down_mask(self.garden),
+            self.visitors,
+            self.options.positions,
+            self.options.must_pick,
+        )
+
     def move_codes(self) -> list[int]:
         """The viewer's legal move codes when the viewer is to move, else [].
 
@@ -1133,39 +1144,20 @@ class View(_Frozen):
 
     def legal_moves(self) -> list[str]:
         """The viewer's legal moves in notation when the viewer is to move, else []."""
-        mover = self.seat is not None and self.seat == self.to_move
-        if mover and self.phase == "play" and self.pending is None:
-            return _play_names(
-                _face_down_mask(self.garden),
-                self.visitors,
-                self.hand,
-                self.options.positions,
-                self.options.must_pick,
-            )
+        if self._turn_to_choose():
+            return _turn_names(*self._turn_lines(), self.hand)
         return sorted(map(move_name, self.move_codes()))
 
     def step_codes(self) -> list[int]:
         """The viewer's next decisions as codes when to move (unsorted), else []."""
-        mover = self.seat is not None and self.seat == self.to_move
-        if mover and self.phase == "play" and self.pending is None:
-            return _step_codes(
-                _face_down_mask(self.garden),
-                self.visitors,
-                self.options.positions,
-                self.options.must_pick,
-            )
+        if self._turn_to_choose():
+            return _step_codes(*self._turn_lines())
         return self.move_codes()
 
     def legal_steps(self) -> list[str]:
         """As ``State.legal_steps``, for the viewer when to move, else []."""
-        mover = self.seat is not None and self.seat == self.to_move
-        if mover and self.phase == "play" and self.pending is None:
-            return _step_names(
-                _face_down_mask(self.garden),
-                self.visitors,
-                self.options.positions,
-                self.options.must_pick,
-            )
+        if self._turn_to_choose():
+            return _turn_names(*self._turn_lines())
         return sorted(map(move_name, self.step_codes()))
 
     def sight_lines(self, free: bool = False) -> list[dict]:
