@@ -22,12 +22,10 @@ from topiary_site.rows import Columns
 
 
 @functools.cache
-def _statement(vendor: str, lock: bool) -> tuple[str, Columns, Columns, Columns]:
+def _statement(vendor: str) -> tuple[str, Columns, Columns, Columns]:
     quote = connection.ops.quote_name
     game, seat, user = Columns(Game, "g"), Columns(Seat, "s"), Columns(get_user_model(), "u")
     seat_game, seat_user = Seat._meta.get_field("game"), Seat._meta.get_field("user")
-    # SQLite (the embedded default) has no row locks: its one writer at a time serves.
-    locking = lock and connection.features.has_select_for_update_of
     sql = (
         f"SELECT {', '.join(game.sql + seat.sql + user.sql)} "
         f"FROM {quote(Game._meta.db_table)} AS g "
@@ -36,16 +34,32 @@ def _statement(vendor: str, lock: bool) -> tuple[str, Columns, Columns, Columns]
         f"LEFT JOIN {quote(get_user_model()._meta.db_table)} AS u "
         f"ON u.{quote(get_user_model()._meta.pk.column)} = s.{quote(seat_user.column)} "
         f"WHERE g.{quote(Game._meta.pk.column)} = %s ORDER BY s.{quote('index')}"
-        f"{' FOR UPDATE OF g' if locking else ''}"
     )
     return sql, game, seat, user
 
 
+@functools.cache
+def _lock_statement(vendor: str) -> str:
+    quote = connection.ops.quote_name
+    return (
+        f"SELECT 1 FROM {quote(Game._meta.db_table)} "
+        f"WHERE {quote(Game._meta.pk.column)} = %s FOR UPDATE"
+    )
+
+
 def game_with_seats(game_id: int, *, lock: bool = False) -> tuple[Game, list[Seat]] | None:
     """The game and its seats in turn order, each seat's user loaded; None if there is no
-    such game. ``lock``: the game's row is locked for the transaction (PostgreSQL)."""
-    sql, game_columns, seat_columns, user_columns = _statement(connection.vendor, lock)
+    such game. ``lock``: the game's row is locked for the transaction first (PostgreSQL).
+
+    The lock is a statement of its own, before the read: a statement that waits for a
+    row lock reads that row again once it has it, but the rows it joins to it as they
+    were when it started, so seats changed by the writer it waited for would be stale.
+    """
+    sql, game_columns, seat_columns, user_columns = _statement(connection.vendor)
     with connection.cursor() as cursor:
+        # SQLite (the embedded default) has no row locks: its one writer at a time serves.
+        if lock and connection.features.has_select_for_update:
+            cursor.execute(_lock_statement(connection.vendor), [game_id])
         cursor.execute(sql, [game_id])
         rows = cursor.fetchall()
     if not rows:

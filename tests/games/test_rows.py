@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
+from django.db import connection, transaction
 
 from games import rows, selectors, services
 from games.models import Game, Seat
@@ -84,3 +88,41 @@ def test_who_sits_where(make_player):
     game = live_game([ann, bob], first_player=0)
     expected = list(game.seats.order_by("index").values_list("index", "user_id"))
     assert rows.seat_users(game.pk) == expected == [(0, ann.pk), (1, bob.pk)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_locked_read_sees_the_seats_the_writer_it_waited_for_committed(make_player):
+    """A move that waits for the game's lock must then read the seats as the writer it
+    waited for left them (a flag, a clock), not as they were when it began to wait."""
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks are PostgreSQL's; SQLite has one writer at a time")
+    ann, bob = make_player(), make_player()
+    game = live_game([ann, bob], first_player=0)
+    locked = threading.Event()
+    read: dict[str, int] = {}
+
+    def writer() -> None:
+        try:
+            with transaction.atomic():
+                rows.game_with_seats(game.pk, lock=True)
+                locked.set()
+                Seat.objects.filter(game=game, index=1).update(clock_ms=1234)
+                time.sleep(0.5)  # the reader is waiting for the lock meanwhile
+        finally:
+            connection.close()
+
+    def reader() -> None:
+        locked.wait(10)
+        try:
+            with transaction.atomic():
+                _, seats = rows.game_with_seats(game.pk, lock=True)
+                read["clock"] = seats[1].clock_ms
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=writer), threading.Thread(target=reader)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(20)
+    assert read == {"clock": 1234}
