@@ -44,7 +44,11 @@ def player_language(user) -> str:
     """The language a signed-in player chose in their settings, or "" for none."""
     if user is None or not user.is_authenticated:
         return ""
-    language = account_selectors.preferences_of(user=user).language
+    return _spoken(account_selectors.preferences_of(user=user).language)
+
+
+def _spoken(language: str) -> str:
+    """``language`` if the site speaks it, else "" (a setting saved before a language went)."""
     return language if language in SUPPORTED else ""
 
 
@@ -79,7 +83,7 @@ def socket_language(scope) -> str:
     """The language for one socket, chosen once at connect in the order pages use; the
     player's own is read with their sign-in (``socket_db``) when the scope has it."""
     if "player_language" in scope:
-        language = scope["player_language"] if scope["player_language"] in SUPPORTED else ""
+        language = _spoken(scope["player_language"])
     else:
         language = player_language(scope.get("user"))
     if language:
