@@ -13,7 +13,7 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from topiary_site import embedded  # noqa: E402
+from topiary_site import embedded, heap  # noqa: E402
 from topiary_site.limits import HttpLimits  # noqa: E402
 from topiary_site.origin import SameOriginValidator  # noqa: E402
 from topiary_site.routing import websocket_urlpatterns  # noqa: E402
@@ -28,3 +28,7 @@ application = ProtocolTypeRouter(
 
 if settings.EMBEDDED_RUNNER:
     application = embedded.LoopSeen(application, embedded.start())
+
+if settings.SETTLE_HEAP:
+    # Last: everything daphne keeps for its lifetime is loaded by now.
+    heap.settle()

@@ -9,7 +9,7 @@ Production: set ``SECRET_KEY`` (DEBUG then defaults to off, cookies become
 secure, HSTS is on) and ``ALLOWED_HOSTS``; ``CSRF_TRUSTED_ORIGINS``,
 ``SECURE_SSL_REDIRECT``, ``SECURE_HSTS_SECONDS``, ``STATIC_ROOT``,
 ``DATABASE_POOL_MAX``, ``DATABASE_POOL_TIMEOUT``, ``HTTP_CONCURRENCY``,
-``SOCKET_DB_THREADS``, ``CHANNEL_GROUP_EXPIRY``, ``CHANNEL_REDIS_MAX_CONNECTIONS``,
+``SOCKET_DB_THREADS``, ``SETTLE_HEAP``, ``CHANNEL_GROUP_EXPIRY``, ``CHANNEL_REDIS_MAX_CONNECTIONS``,
 ``CHANNEL_CAPACITY``,
 ``SOCKET_MESSAGE_LIMIT``, ``SOCKET_MESSAGE_WINDOW``, ``SOCKETS_PER_USER``, ``CHAT_*``,
 ``SQLITE_PATH``, ``LOGIN_FAILURE_LIMIT``, ``LOGIN_FAILURE_WINDOW`` (seconds),
@@ -22,6 +22,7 @@ is written to a file in ``EMAIL_FILE_PATH`` (default ``var/mail/``).
 """
 
 import os
+import sys
 import tempfile
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlparse
@@ -362,6 +363,10 @@ HTTP_CONCURRENCY = int(env("HTTP_CONCURRENCY", "8"))
 # Threads for websocket database work per process (games.consumers). With
 # HTTP_CONCURRENCY they must fit in DATABASE_POOL_MAX, leaving a few for the rest.
 SOCKET_DB_THREADS = int(env("SOCKET_DB_THREADS", "8"))
+# Servers freeze the heap they loaded and collect young objects in larger batches
+# (topiary_site/heap.py). Not under pytest: its process loads the application halfway
+# through a session, and the servers the tests start are processes of their own.
+SETTLE_HEAP = env_bool("SETTLE_HEAP", True) and "pytest" not in sys.modules
 
 # Seconds the strong bot thinks per move (the budget engine.bots keeps within 10%).
 BOT_BUDGET = float(env("BOT_BUDGET") or 1.0)

@@ -1,0 +1,69 @@
+"""Server processes freeze the heap they loaded: collections walk only what came after."""
+
+import json
+import subprocess
+import sys
+
+from tests.site.conftest import clean_env
+from tests.support import servers
+from topiary_site import heap
+
+DAPHNE_LOADS = """
+import gc, json
+import topiary_site.asgi
+print(json.dumps({
+    "frozen": gc.get_freeze_count(),
+    "walked": len(gc.get_objects()),
+    "young_threshold": gc.get_threshold()[0],
+}))
+"""
+
+WORKER_STARTS = """
+import gc, json
+from celery.signals import worker_process_init
+import topiary_site.celery
+before = gc.get_freeze_count()
+worker_process_init.send(sender=None)
+print(json.dumps({
+    "frozen_before": before,
+    "frozen": gc.get_freeze_count(),
+    "walked": len(gc.get_objects()),
+    "young_threshold": gc.get_threshold()[0],
+}))
+"""
+
+
+def heap_after(probe: str, **env: str) -> dict:
+    result = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=servers.ROOT,
+        env=clean_env(DJANGO_SETTINGS_MODULE="topiary_site.settings", **env),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_daphne_freezes_what_it_loaded_and_collects_young_objects_in_batches():
+    loaded = heap_after(DAPHNE_LOADS)
+    # Django, Channels and the apps: tens of thousands of objects no collection walks.
+    assert loaded["frozen"] > 50_000
+    assert loaded["walked"] < loaded["frozen"] / 10
+    assert loaded["young_threshold"] == heap.YOUNG_THRESHOLD
+
+
+def test_a_process_told_not_to_settle_keeps_the_collectors_defaults():
+    loaded = heap_after(DAPHNE_LOADS, SETTLE_HEAP="0")
+    assert loaded["frozen"] == 0
+    assert loaded["walked"] > 50_000
+    assert loaded["young_threshold"] == 700
+
+
+def test_a_celery_pool_process_settles_when_it_starts():
+    started = heap_after(WORKER_STARTS)
+    assert started["frozen_before"] == 0
+    assert started["frozen"] > 20_000
+    assert started["walked"] < started["frozen"] / 10
+    assert started["young_threshold"] == heap.YOUNG_THRESHOLD
