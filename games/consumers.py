@@ -22,7 +22,7 @@ from games.actions import SOCKET_ACTIONS, action_run, refused_frame
 from games.models import Game
 from topiary_site import metrics
 from topiary_site.consumer_base import SiteConsumer
-from topiary_site.socket_db import db
+from topiary_site.socket_db import db, db_urgent
 
 log = logging.getLogger(__name__)
 
@@ -250,7 +250,7 @@ class GameConsumer(_RenewingConsumer):
                 await self._send_state()
             await self.send_json(pong)
         elif request in SOCKET_ACTIONS:
-            refusal = await db(action_run)(self.game_id, self.user, request, content)
+            refusal = await db_urgent(action_run)(self.game_id, self.user, request, content)
             if refusal is not None:
                 await self.send_json(refusal)
         elif request.startswith("chat_"):

@@ -7,6 +7,14 @@ database work. Socket work here runs on a bounded pool of threads
 it always fits in the database connection pool. Each call is a whole unit (a move
 locks its game row itself) and sockets share nothing in memory.
 
+A socket's database calls are not all equally urgent. When many games end at once,
+hundreds of sockets close and open within a second, each with a few calls (sign-in,
+snapshot, presence), and the moves of games still in play used to wait behind them all.
+The pool takes the waiting call that is due first: a call is due when it was submitted,
+plus ``SLACK`` unless it is a player's action (``db_urgent``: a move, a resign). A move
+runs ahead of a page's arrival submitted up to ``SLACK`` before it, and nothing waits
+behind moves longer than that.
+
 The session and user look-up of every socket's handshake (Channels' ``AuthMiddleware``)
 runs on the same pool: on its one thread a storm of connects queued behind each
 other until daphne dropped handshakes it had not finished in time. The same trip reads
@@ -17,7 +25,11 @@ the signed-in player's language (``scope["player_language"]``), which the socket
 from __future__ import annotations
 
 import functools
-from concurrent.futures import ThreadPoolExecutor
+import heapq
+import itertools
+import threading
+import time
+from concurrent.futures import Future
 
 from channels.auth import AuthMiddleware, get_user
 from channels.db import database_sync_to_async
@@ -26,10 +38,75 @@ from django.conf import settings
 
 from accounts import selectors as account_selectors
 
-_threads = ThreadPoolExecutor(settings.SOCKET_DB_THREADS, thread_name_prefix="socket-db")
+#: Seconds a socket's other database calls wait, at most, behind players' actions.
+SLACK = 0.25
+
+
+class RankedThreads:
+    """Threads running submitted calls, the one due first first (then in order of
+    submission): a call is due ``slack`` seconds after it is submitted through its lane.
+    Threads start with the first call; they end with the process."""
+
+    def __init__(self, workers: int, name: str, clock=time.monotonic):
+        self.workers, self.name, self.clock = workers, name, clock
+        self._due: list = []
+        self._order = itertools.count()
+        self._ready = threading.Condition()
+        self._started = False
+
+    def lane(self, slack: float) -> _Lane:
+        """An executor (for ``run_in_executor``) whose calls are due ``slack`` s later."""
+        return _Lane(self, slack)
+
+    def submit(self, slack: float, fn, /, *args, **kwargs) -> Future:
+        future: Future = Future()
+        with self._ready:
+            if not self._started:
+                self._started = True
+                for index in range(self.workers):
+                    threading.Thread(
+                        target=self._work, name=f"{self.name}_{index}", daemon=True
+                    ).start()
+            due = self.clock() + slack
+            heapq.heappush(self._due, (due, next(self._order), future, fn, args, kwargs))
+            self._ready.notify()
+        return future
+
+    def _work(self) -> None:
+        while True:
+            with self._ready:
+                while not self._due:
+                    self._ready.wait()
+                _, _, future, fn, args, kwargs = heapq.heappop(self._due)
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                result = fn(*args, **kwargs)
+            except BaseException as error:
+                future.set_exception(error)
+            else:
+                future.set_result(result)
+            del future, fn, args, kwargs
+
+
+class _Lane:
+    def __init__(self, threads: RankedThreads, slack: float):
+        self.threads, self.slack = threads, slack
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        return self.threads.submit(self.slack, fn, *args, **kwargs)
+
+
+_threads = RankedThreads(settings.SOCKET_DB_THREADS, "socket-db")
 
 #: ``db(function)(*args)``: run ``function`` on the socket database threads.
-db = functools.partial(database_sync_to_async, thread_sensitive=False, executor=_threads)
+db = functools.partial(
+    database_sync_to_async, thread_sensitive=False, executor=_threads.lane(SLACK)
+)
+#: ``db_urgent(function)(*args)``: the same for a player's action, ahead of the rest.
+db_urgent = functools.partial(
+    database_sync_to_async, thread_sensitive=False, executor=_threads.lane(0.0)
+)
 
 
 def _signed_in(scope) -> tuple:
