@@ -9,12 +9,15 @@ engine view); this module only knows groups and how to reach them.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import weakref
 from collections.abc import Callable
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from topiary_site.socket_db import serving_loop
 from topiary_site.wire import frame_text
 
 log = logging.getLogger(__name__)
@@ -74,6 +77,37 @@ async def send_logged(events: list[tuple[str, Event]]) -> None:
         log.warning("push to %s failed, clients will resync: %r", groups, error)
 
 
+class _Outbox:
+    """Pushes handed to an event loop by the socket database threads, sent from the loop in
+    the order they were handed over; what queues up while a send is out goes in the next
+    send together."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop):
+        self.loop = loop
+        self.waiting: list[tuple[str, Event]] = []
+        self.sending: asyncio.Task | None = None
+
+    def hand_over(self, events: list[tuple[str, Event]]) -> None:
+        """From any thread: queue ``events`` on the loop."""
+        self.loop.call_soon_threadsafe(self._arrive, events)
+
+    def _arrive(self, events: list[tuple[str, Event]]) -> None:
+        self.waiting.extend(events)
+        if self.sending is None:
+            self.sending = self.loop.create_task(self._send_waiting())
+
+    async def _send_waiting(self) -> None:
+        try:
+            while self.waiting:
+                events, self.waiting = self.waiting, []
+                await send_logged(events)
+        finally:
+            self.sending = None
+
+
+_outboxes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def push(events: list[tuple[str, Event]]) -> None:
     """Send each ``(group, event)``; a failure is logged, never raised.
 
@@ -82,8 +116,22 @@ def push(events: list[tuple[str, Event]]) -> None:
     (docs/PROTOCOL.md, "Keeping in step"). Raising would turn a committed move
     into an HTTP 500 or close the mover's socket. All of a change's sends go
     through one hop to the event loop, not one per group.
+
+    On a socket's database thread the sends are handed to the socket's event loop and
+    the thread goes on: waiting for them cost two more thread switches per move, and
+    the thread. Elsewhere (a request, a Celery task) this waits until they are sent.
     """
-    async_to_sync(send_logged)(events)
+    loop = serving_loop()
+    if loop is None or loop.is_closed():
+        async_to_sync(send_logged)(events)
+        return
+    outbox = _outboxes.get(loop)
+    if outbox is None:
+        outbox = _outboxes.setdefault(loop, _Outbox(loop))
+    try:
+        outbox.hand_over(events)
+    except RuntimeError as error:  # the loop closed meanwhile: the server is stopping
+        log.warning("push not handed over, clients will resync: %r", error)
 
 
 #: Frames that are snapshots of the game: a socket notes the newest it was sent.

@@ -24,6 +24,7 @@ the signed-in player's language (``scope["player_language"]``), which the socket
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import heapq
 import itertools
@@ -53,6 +54,7 @@ class RankedThreads:
         self._order = itertools.count()
         self._ready = threading.Condition()
         self._started = False
+        self._serving = threading.local()
 
     def lane(self, slack: float) -> _Lane:
         """An executor (for ``run_in_executor``) whose calls are due ``slack`` s later."""
@@ -68,7 +70,8 @@ class RankedThreads:
                         target=self._work, name=f"{self.name}_{index}", daemon=True
                     ).start()
             due = self.clock() + slack
-            heapq.heappush(self._due, (due, next(self._order), future, fn, args, kwargs))
+            call = (future, _running_loop(), fn, args, kwargs)
+            heapq.heappush(self._due, (due, next(self._order), call))
             self._ready.notify()
         return future
 
@@ -77,16 +80,30 @@ class RankedThreads:
             with self._ready:
                 while not self._due:
                     self._ready.wait()
-                _, _, future, fn, args, kwargs = heapq.heappop(self._due)
+                _, _, (future, loop, fn, args, kwargs) = heapq.heappop(self._due)
             if not future.set_running_or_notify_cancel():
                 continue
+            self._serving.loop = loop
             try:
                 result = fn(*args, **kwargs)
             except BaseException as error:
                 future.set_exception(error)
             else:
                 future.set_result(result)
-            del future, fn, args, kwargs
+            finally:
+                self._serving.loop = None
+            del future, loop, fn, args, kwargs
+
+    def serving_loop(self) -> asyncio.AbstractEventLoop | None:
+        """The event loop whose call this thread is running, or None off these threads."""
+        return getattr(self._serving, "loop", None)
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 class _Lane:
@@ -98,6 +115,10 @@ class _Lane:
 
 
 _threads = RankedThreads(settings.SOCKET_DB_THREADS, "socket-db")
+
+#: The event loop whose socket this thread works for, or None (``games.live`` hands its
+#: pushes to that loop instead of waiting for them).
+serving_loop = _threads.serving_loop
 
 #: ``db(function)(*args)``: run ``function`` on the socket database threads.
 db = functools.partial(

@@ -1,0 +1,107 @@
+"""Pushes made on a socket's database thread go out from the socket's event loop, in
+order, without holding the thread (games.live.push)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+
+from games import live
+from topiary_site.socket_db import db
+
+HELD_LAYER = {"default": {"BACKEND": "tests.games.test_live_outbox.HeldLayer"}}
+
+
+class HeldLayer(InMemoryChannelLayer):
+    """Sends nothing until ``let_go()``; notes each ``group_send_many`` it was asked for."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.sends: list[list[tuple[str, dict]]] = []
+        self.asked = 0
+        self.gate: asyncio.Event | None = None
+
+    def let_go(self) -> None:
+        self._gate().set()
+
+    def _gate(self) -> asyncio.Event:
+        if self.gate is None:
+            self.gate = asyncio.Event()
+        return self.gate
+
+    async def group_send_many(self, sends):
+        self.asked += 1
+        await self._gate().wait()
+        self.sends.append(
+            [(group, event() if callable(event) else event) for group, event in sends]
+        )
+
+
+def event(name: str) -> dict:
+    return {"type": "frame", "text": name, "order": None}
+
+
+async def until(condition, timeout: float = 10) -> None:
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.01)
+
+
+def test_a_push_from_a_socket_thread_goes_out_after_the_thread_is_done(settings):
+    settings.CHANNEL_LAYERS = HELD_LAYER
+
+    async def scenario():
+        layer = get_channel_layer()
+
+        def move_committed() -> str:
+            live.push([(live.seat_group(7, 0), event("move"))])
+            return "answered"
+
+        # The thread answers while the layer still holds the push.
+        assert await asyncio.wait_for(db(move_committed)(), 10) == "answered"
+        assert layer.sends == []
+        layer.let_go()
+        await until(lambda: layer.sends)
+        assert layer.sends == [[(live.seat_group(7, 0), event("move"))]]
+
+    asyncio.run(scenario())
+
+
+def test_pushes_go_out_in_order_and_those_that_wait_go_together(settings):
+    settings.CHANNEL_LAYERS = HELD_LAYER
+
+    async def scenario():
+        layer = get_channel_layer()
+        await db(live.push)([("game-7-seat-0", event("ply 1"))])
+        await until(lambda: layer.asked == 1)
+        # While the first is out, two more arrive from two calls.
+        await db(live.push)([("game-7-seat-1", event("ply 2"))])
+        await db(live.push)([("game-7-seat-0", event("ply 3")), ("lobby", event("lobby"))])
+        layer.let_go()
+        await until(lambda: len(layer.sends) == 2)
+        assert layer.sends == [
+            [("game-7-seat-0", event("ply 1"))],
+            [
+                ("game-7-seat-1", event("ply 2")),
+                ("game-7-seat-0", event("ply 3")),
+                ("lobby", event("lobby")),
+            ],
+        ]
+
+    asyncio.run(scenario())
+
+
+def test_a_push_off_the_socket_threads_is_sent_before_it_returns(settings):
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "tests.games.test_live_outbox.SentLayer"}}
+    live.push([("lobby", event("lobby"))])
+    assert get_channel_layer().sends == [[("lobby", event("lobby"))]]
+
+
+class SentLayer(InMemoryChannelLayer):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.sends: list = []
+
+    async def group_send_many(self, sends):
+        self.sends.append(list(sends))
