@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import weakref
 from collections.abc import Callable
 
@@ -80,31 +81,52 @@ async def send_logged(events: list[tuple[str, Event]]) -> None:
 class _Outbox:
     """Pushes handed to an event loop by the socket database threads, sent from the loop in
     the order they were handed over; what queues up while a send is out goes in the next
-    send together."""
+    send together.
+
+    At most ``OUTBOX_LIMIT`` pushes wait or are out at once: a thread handing over one
+    more waits for room. Without that bound the threads committed moves faster than the
+    loop could send them, and at 500 games the loop fell so far behind that sockets
+    opening then waited over 10 s for a Redis connection and failed.
+    """
 
     def __init__(self, loop: asyncio.AbstractEventLoop):
         self.loop = loop
         self.waiting: list[tuple[str, Event]] = []
+        self.pushes = 0
         self.sending: asyncio.Task | None = None
+        self.room = threading.BoundedSemaphore(OUTBOX_LIMIT)
 
     def hand_over(self, events: list[tuple[str, Event]]) -> None:
-        """From any thread: queue ``events`` on the loop."""
-        self.loop.call_soon_threadsafe(self._arrive, events)
+        """From any thread but the loop's: queue ``events`` on the loop."""
+        self.room.acquire()
+        try:
+            self.loop.call_soon_threadsafe(self._arrive, events)
+        except BaseException:
+            self.room.release()
+            raise
 
     def _arrive(self, events: list[tuple[str, Event]]) -> None:
         self.waiting.extend(events)
+        self.pushes += 1
         if self.sending is None:
             self.sending = self.loop.create_task(self._send_waiting())
 
     async def _send_waiting(self) -> None:
         try:
             while self.waiting:
-                events, self.waiting = self.waiting, []
-                await send_logged(events)
+                events, pushes = self.waiting, self.pushes
+                self.waiting, self.pushes = [], 0
+                try:
+                    await send_logged(events)
+                finally:
+                    for _ in range(pushes):
+                        self.room.release()
         finally:
             self.sending = None
 
 
+#: Pushes a process's socket threads may have waiting or out at once (``_Outbox``).
+OUTBOX_LIMIT = 16
 _outboxes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 

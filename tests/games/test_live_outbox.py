@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from games import live
 from topiary_site.socket_db import db
+
+pytestmark = pytest.mark.django_db
 
 HELD_LAYER = {"default": {"BACKEND": "tests.games.test_live_outbox.HeldLayer"}}
 
@@ -20,6 +23,8 @@ class HeldLayer(InMemoryChannelLayer):
         super().__init__(**kwargs)
         self.sends: list[list[tuple[str, dict]]] = []
         self.asked = 0
+        #: Events of the calls waiting at the gate.
+        self.held = 0
         self.gate: asyncio.Event | None = None
 
     def let_go(self) -> None:
@@ -32,6 +37,7 @@ class HeldLayer(InMemoryChannelLayer):
 
     async def group_send_many(self, sends):
         self.asked += 1
+        self.held += len(sends)
         await self._gate().wait()
         self.sends.append(
             [(group, event() if callable(event) else event) for group, event in sends]
@@ -105,3 +111,30 @@ class SentLayer(InMemoryChannelLayer):
 
     async def group_send_many(self, sends):
         self.sends.append(list(sends))
+
+
+def test_a_thread_waits_for_room_when_the_loop_is_behind_on_its_pushes(settings):
+    settings.CHANNEL_LAYERS = HELD_LAYER
+
+    async def scenario():
+        layer = get_channel_layer()
+        pushes = live.OUTBOX_LIMIT + 1
+
+        def push_many() -> str:
+            for number in range(pushes):
+                live.push([("lobby", event(str(number)))])
+            return "all handed over"
+
+        call = asyncio.ensure_future(db(push_many)())
+        await until(lambda: layer.asked == 1)
+        outbox = live._outboxes[asyncio.get_running_loop()]
+        # The limit is reached, pushes out and waiting: the last push has no room.
+        await until(lambda: layer.held + outbox.pushes == live.OUTBOX_LIMIT)
+        assert not call.done()
+        layer.let_go()
+        assert await asyncio.wait_for(call, 10) == "all handed over"
+        await until(lambda: sum(len(sent) for sent in layer.sends) == pushes)
+        sent = [frame["text"] for batch in layer.sends for _, frame in batch]
+        assert sent == [str(number) for number in range(pushes)]
+
+    asyncio.run(scenario())
