@@ -1,3 +1,4 @@
+import json
 import os
 import subprocess
 import sys
@@ -26,6 +27,21 @@ def clean_env(**overrides: str) -> dict[str, str]:
     """This process's environment without any settings variable, plus ``overrides``."""
     env = {k: v for k, v in os.environ.items() if k not in SETTINGS_VARIABLES}
     return {**env, **overrides}
+
+
+def probe(code: str, **env: str) -> dict:
+    """Run ``code`` in a fresh process (the site's settings, a clean environment plus
+    ``env``) and return the JSON object it printed last."""
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=clean_env(DJANGO_SETTINGS_MODULE="topiary_site.settings", **env),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
 
 
 def manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:

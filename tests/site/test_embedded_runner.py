@@ -1,15 +1,12 @@
 """The embedded default's runner: tasks off the caller's thread, beat once per database,
 and never where production's worker and beat do the work."""
 
-import json
 import os
-import subprocess
-import sys
 import threading
 
 import pytest
 
-from tests.site.conftest import clean_env
+from tests.site.conftest import probe
 from tests.support import servers
 from topiary_site import beat, embedded
 from topiary_site.celery import app as celery_app
@@ -27,16 +24,7 @@ print(json.dumps({
 
 def loaded_asgi_under(**env: str) -> dict:
     """What importing the ASGI application (as Daphne does) starts, in a fresh process."""
-    result = subprocess.run(
-        [sys.executable, "-c", PROBE],
-        cwd=servers.ROOT,
-        env=clean_env(DJANGO_SETTINGS_MODULE="topiary_site.settings", **env),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return probe(PROBE, **env)
 
 
 def test_the_embedded_default_runs_beat_in_the_web_process(tmp_path):

@@ -1,11 +1,6 @@
 """Server processes freeze the heap they loaded: collections walk only what came after."""
 
-import json
-import subprocess
-import sys
-
-from tests.site.conftest import clean_env
-from tests.support import servers
+from tests.site.conftest import probe
 from topiary_site import heap
 
 DAPHNE_LOADS = """
@@ -33,21 +28,8 @@ print(json.dumps({
 """
 
 
-def heap_after(probe: str, **env: str) -> dict:
-    result = subprocess.run(
-        [sys.executable, "-c", probe],
-        cwd=servers.ROOT,
-        env=clean_env(DJANGO_SETTINGS_MODULE="topiary_site.settings", **env),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout.strip().splitlines()[-1])
-
-
 def test_daphne_freezes_what_it_loaded_and_collects_young_objects_in_batches():
-    loaded = heap_after(DAPHNE_LOADS)
+    loaded = probe(DAPHNE_LOADS)
     # Django, Channels and the apps: tens of thousands of objects no collection walks.
     assert loaded["frozen"] > 50_000
     assert loaded["walked"] < loaded["frozen"] / 10
@@ -55,14 +37,14 @@ def test_daphne_freezes_what_it_loaded_and_collects_young_objects_in_batches():
 
 
 def test_a_process_told_not_to_settle_keeps_the_collectors_defaults():
-    loaded = heap_after(DAPHNE_LOADS, SETTLE_HEAP="0")
+    loaded = probe(DAPHNE_LOADS, SETTLE_HEAP="0")
     assert loaded["frozen"] == 0
     assert loaded["walked"] > 50_000
     assert loaded["young_threshold"] == 700
 
 
 def test_a_celery_pool_process_settles_when_it_starts():
-    started = heap_after(WORKER_STARTS)
+    started = probe(WORKER_STARTS)
     assert started["frozen_before"] == 0
     assert started["frozen"] > 20_000
     assert started["walked"] < started["frozen"] / 10
