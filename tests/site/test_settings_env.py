@@ -1,11 +1,10 @@
 """The one settings module, read in fresh processes under different environments."""
 
-import json
 import sqlite3
 import subprocess
 import sys
 
-from tests.site.conftest import clean_env, manage
+from tests.site.conftest import clean_env, manage, probe
 from tests.support.servers import ROOT
 
 PROBE = """
@@ -37,16 +36,7 @@ print(json.dumps({
 
 
 def settings_under(**env: str) -> dict:
-    result = subprocess.run(
-        [sys.executable, "-c", PROBE],
-        cwd=ROOT,
-        env=clean_env(DJANGO_SETTINGS_MODULE="topiary_site.settings", **env),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
+    return probe(PROBE, **env)
 
 
 def test_nothing_set_runs_embedded():
