@@ -29,6 +29,5 @@ application = ProtocolTypeRouter(
 if settings.EMBEDDED_RUNNER:
     application = embedded.LoopSeen(application, embedded.start())
 
-if settings.SETTLE_HEAP:
-    # Last: everything daphne keeps for its lifetime is loaded by now.
-    heap.settle()
+# Last: everything daphne keeps for its lifetime is loaded by now.
+heap.settle()

@@ -28,7 +28,6 @@ DURABLE = {
 # Operations (issue 23): task run time and queue lag for /metrics, and beat's heartbeat
 # for /health/ (beat notes each task it sends; only the beat process connects this).
 from celery.signals import beat_init, before_task_publish, worker_process_init  # noqa: E402
-from django.conf import settings  # noqa: E402
 
 import topiary_site.health as health  # noqa: E402
 import topiary_site.heap as heap  # noqa: E402
@@ -46,5 +45,4 @@ def _beat_notes_what_it_sends(**_):
 @worker_process_init.connect(weak=False)
 def _worker_heap_settled(**_):
     """A worker's pool process has everything loaded once it starts (topiary_site.heap)."""
-    if settings.SETTLE_HEAP:
-        heap.settle()
+    heap.settle()

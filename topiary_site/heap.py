@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import gc
 
+from django.conf import settings
+
 #: Young collections after this many allocations net of frees (CPython's default: 700).
 #: At 50 games a young collection then comes about every 1.5 s and takes under 10 ms.
 YOUNG_THRESHOLD = 10_000
@@ -21,7 +23,9 @@ YOUNG_THRESHOLD = 10_000
 
 def settle() -> None:
     """Free what is already garbage, freeze the rest, and collect young objects in
-    batches of ``YOUNG_THRESHOLD``."""
+    batches of ``YOUNG_THRESHOLD``; nothing with ``settings.SETTLE_HEAP`` off."""
+    if not settings.SETTLE_HEAP:
+        return
     gc.collect()
     gc.freeze()
     _, older, oldest = gc.get_threshold()
