@@ -91,8 +91,8 @@ class _Outbox:
 
     def __init__(self, loop: asyncio.AbstractEventLoop):
         self.loop = loop
-        self.waiting: list[tuple[str, Event]] = []
-        self.pushes = 0
+        #: Pushes handed over and not yet out, each a list of (group, event).
+        self.waiting: list[list[tuple[str, Event]]] = []
         self.sending: asyncio.Task | None = None
         self.room = threading.BoundedSemaphore(OUTBOX_LIMIT)
 
@@ -106,20 +106,18 @@ class _Outbox:
             raise
 
     def _arrive(self, events: list[tuple[str, Event]]) -> None:
-        self.waiting.extend(events)
-        self.pushes += 1
+        self.waiting.append(events)
         if self.sending is None:
             self.sending = self.loop.create_task(self._send_waiting())
 
     async def _send_waiting(self) -> None:
         try:
             while self.waiting:
-                events, pushes = self.waiting, self.pushes
-                self.waiting, self.pushes = [], 0
+                pushes, self.waiting = self.waiting, []
                 try:
-                    await send_logged(events)
+                    await send_logged([event for events in pushes for event in events])
                 finally:
-                    for _ in range(pushes):
+                    for _ in pushes:
                         self.room.release()
         finally:
             self.sending = None

@@ -129,7 +129,7 @@ def test_a_thread_waits_for_room_when_the_loop_is_behind_on_its_pushes(settings)
         await until(lambda: layer.asked == 1)
         outbox = live._outboxes[asyncio.get_running_loop()]
         # The limit is reached, pushes out and waiting: the last push has no room.
-        await until(lambda: layer.held + outbox.pushes == live.OUTBOX_LIMIT)
+        await until(lambda: layer.held + len(outbox.waiting) == live.OUTBOX_LIMIT)
         assert not call.done()
         layer.let_go()
         assert await asyncio.wait_for(call, 10) == "all handed over"
