@@ -54,6 +54,7 @@ def database_from_url(url: str) -> dict:
     parts = urlparse(url)
     if parts.scheme not in {"postgres", "postgresql"}:
         raise ValueError(f"DATABASE_URL: unsupported scheme {parts.scheme!r}")
+    prepared = env_bool("DATABASE_PREPARED", True)
     return {
         "ENGINE": "django.db.backends.postgresql",
         "NAME": unquote(parts.path.lstrip("/")) or "postgres",
@@ -62,13 +63,20 @@ def database_from_url(url: str) -> dict:
         "HOST": parts.hostname or "",
         "PORT": str(parts.port or ""),
         "OPTIONS": {
+            # Parameters bound by the server, and a statement run five times on a pooled
+            # connection prepared there: PostgreSQL then skips parsing and planning it
+            # (a quarter of its CPU per move; docs/BENCHMARKS.md, "Issue 12, tenth
+            # round"). Off behind a pooler that cannot keep prepared statements
+            # (PgBouncer in transaction mode without max_prepared_statements).
+            "server_side_binding": prepared,
+            "prepare_threshold": 5 if prepared else None,
             "pool": {
                 "min_size": 1,
                 "max_size": int(env("DATABASE_POOL_MAX", "20")),
                 # A request that cannot get a connection fails after this instead of
                 # hanging with its socket for the pool's default 30 s.
                 "timeout": float(env("DATABASE_POOL_TIMEOUT", "10")),
-            }
+            },
         },
         "TEST": {"NAME": env("DATABASE_TEST_NAME") or None},
     }

@@ -63,6 +63,9 @@ def test_urls_switch_to_postgres_and_redis():
     assert (found["name"], found["user"], found["password"]) == ("topiary", "player", "p@ss")
     assert (found["host"], found["port"]) == ("db.example", "5433")
     assert found["options"]["pool"]["max_size"] >= 1
+    # Statements bound and, once repeated, prepared by the server (tests/site/test_database.py).
+    assert found["options"]["server_side_binding"] is True
+    assert found["options"]["prepare_threshold"] == 5
     assert found["channels"] == "topiary_site.channel_layer.RedisChannelLayer"
     [host] = found["channel_hosts"]
     assert host["address"] == "redis://cache.example:6380/3"
@@ -103,3 +106,11 @@ def test_embedded_database_migrates_and_uses_write_ahead_logging(tmp_path):
         assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
     assert "accounts_user" in tables
+
+
+def test_prepared_statements_can_be_turned_off_for_a_pooler_that_cannot_keep_them():
+    found = settings_under(
+        DATABASE_URL="postgres://player@db.example:5433/topiary", DATABASE_PREPARED="0"
+    )
+    assert found["options"]["server_side_binding"] is False
+    assert found["options"]["prepare_threshold"] is None
