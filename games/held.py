@@ -11,18 +11,32 @@ the copy stale and the move reads the game afresh as before.
 An entry is taken out while a move uses it, so two threads never share one; copies of
 what the move wrote go back once its transaction committed, and the objects themselves
 stay with the move's pushes, which may build frames from them later.
+
+On PostgreSQL a held move is one statement (``change_in_one_statement``): the change is
+worked out on the copy first, and its writes go out together, on condition that the row
+is still at the held version, with the seats' signs of life read back. Five round trips
+(BEGIN, the locking read, the seat's and the game's UPDATE, COMMIT) cost about three
+times the client CPU and half again the server's of that one prepared statement
+(docs/BENCHMARKS.md, "Issue 12, tenth round"). A copy that turns out stale, a change
+that refuses (the refusal may come from the stale copy), or one that needs any other
+SQL is done again on the locked path from a fresh read.
 """
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 
-from django.db import connection
+import psycopg
+from django.db import connection, transaction
 from django.utils import timezone
+from psycopg.pq import TransactionStatus
 
-from games.models import Game, Seat
+from games.models import Game, Seat, writes_deferred
 
 #: Games held per process; the least recently moved go first (a game is small: its
 #: state, move list and seats).
@@ -89,3 +103,119 @@ def _aware(moment: datetime | None) -> datetime | None:
     if moment is not None and timezone.is_naive(moment):
         return timezone.make_aware(moment, UTC)
     return moment
+
+
+class Retake(Exception):
+    """The held copy cannot take this change: do it on the locked path from a fresh read."""
+
+
+def one_statement() -> bool:
+    """True where a held move is written in one statement (PostgreSQL)."""
+    return connection.vendor == "postgresql"
+
+
+def change_in_one_statement(
+    game: Game, seats: list[Seat], change: Callable[[Game, list[Seat]], Any]
+) -> None:
+    """Run ``change(game, seats)`` on the held copy and write what it wrote in one
+    statement if the row is still at the held version; raise ``Retake`` otherwise.
+
+    Nothing is written unless the whole change is, and the change's after-commit work
+    runs only then (it runs in a transaction block, which Django commits). A refusal,
+    raised or returned, and SQL of the change's own (a save of the whole row) are a
+    ``Retake``.
+    """
+    version = game.version
+    with transaction.atomic():
+        try:
+            with writes_deferred() as writes, connection.execute_wrapper(_no_other_sql):
+                outcome = change(game, seats)
+        except Exception as error:
+            raise Retake from error
+        if outcome is not None or not _write_if_current(game, seats, writes, version):
+            raise Retake
+    game.version = version + 1
+
+
+def _no_other_sql(execute, sql, params, many, context):
+    raise Retake("the change runs SQL of its own")
+
+
+def _write_if_current(game: Game, seats: list[Seat], writes: list, version: int) -> bool:
+    fields: dict[int, dict[str, None]] = {}
+    for instance, names in writes:
+        if instance is not game and not any(instance is seat for seat in seats):
+            return False
+        fields.setdefault(id(instance), {}).update(dict.fromkeys(names))
+    game_fields = tuple(fields.pop(id(game), ()))
+    if not game_fields:
+        return False
+    seat_writes = [(seat, tuple(fields[id(seat)])) for seat in seats if id(seat) in fields]
+    statement, game_columns, seat_columns = _one_statement(
+        game_fields, tuple(names for _, names in seat_writes)
+    )
+    params = [*game.values_to_write(game_columns), game.pk, version]
+    for (seat, _), columns in zip(seat_writes, seat_columns, strict=True):
+        params += [*seat.values_to_write(columns), seat.pk]
+    rows = _execute_alone(statement, params)
+    if len(rows) != len(seats):
+        return False
+    last_seen = dict(rows)
+    written = {seat.index for seat, names in seat_writes if "last_seen" in names}
+    for seat in seats:
+        if seat.index not in written:
+            seat.last_seen = last_seen[seat.index]
+    return True
+
+
+def _execute_alone(statement: str, params: list) -> list[tuple]:
+    """Run one prepared statement; on its own (autocommit) unless a transaction has begun.
+
+    The caller's transaction block has sent nothing yet (the change ran no SQL), so the
+    statement needs no BEGIN and COMMIT of its own: the block's commit then finds nothing
+    to commit. Inside an outer transaction (a test's, a caller's) it joins that one.
+    """
+    connection.ensure_connection()
+    raw = connection.connection
+    alone = raw.info.transaction_status == TransactionStatus.IDLE
+    if alone:
+        raw.autocommit = True
+    try:
+        with psycopg.Cursor(raw) as cursor:
+            cursor.execute(statement, params, prepare=True)
+            return cursor.fetchall()
+    finally:
+        if alone:
+            raw.autocommit = False
+
+
+@functools.cache
+def _one_statement(game_fields: tuple[str, ...], seat_fields: tuple[tuple[str, ...], ...]):
+    """The statement writing ``game_fields`` of a game at a version and ``seat_fields`` of
+    each written seat, answering every seat's (index, last_seen) if it wrote, nothing if
+    the version had moved on. Each seat's UPDATE reads the game's, so the game's row is
+    locked first, as everywhere else."""
+    quote = connection.ops.quote_name
+
+    def assignments(model, names):
+        columns = [model._meta.get_field(name) for name in names]
+        return ", ".join(f"{quote(field.column)} = %s" for field in columns), columns
+
+    game_set, game_columns = assignments(Game, game_fields)
+    game_table, seat_table = quote(Game._meta.db_table), quote(Seat._meta.db_table)
+    parts = [
+        f"game AS (UPDATE {game_table} SET {game_set} WHERE id = %s AND version = %s RETURNING id)"
+    ]
+    seat_columns = []
+    for number, names in enumerate(seat_fields):
+        seat_set, columns = assignments(Seat, names)
+        seat_columns.append(columns)
+        parts.append(
+            f"seat_{number} AS (UPDATE {seat_table} SET {seat_set} "
+            f"WHERE id = %s AND game_id = (SELECT id FROM game) RETURNING id)"
+        )
+    statement = (
+        f"WITH {', '.join(parts)} SELECT seat.{quote('index')}, seat.last_seen "
+        f"FROM {seat_table} AS seat WHERE seat.game_id = (SELECT id FROM game)"
+    )
+    return statement, game_columns, seat_columns

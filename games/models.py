@@ -1,4 +1,6 @@
+import contextlib
 import functools
+import threading
 from datetime import timedelta
 
 from django.conf import settings
@@ -72,14 +74,35 @@ class RowWrites:
     """
 
     def write(self, fields: tuple[str, ...] | list[str]) -> None:
+        deferred = getattr(_deferred, "writes", None)
+        if deferred is not None:
+            deferred.append((self, tuple(fields)))
+            return
         statement, columns = _update_statement(type(self), tuple(fields), connection.vendor)
-        params = [
-            field.get_db_prep_save(field.pre_save(self, False), connection) for field in columns
-        ]
         with connection.cursor() as cursor:
-            cursor.execute(statement, [*params, self.pk])
+            cursor.execute(statement, [*self.values_to_write(columns), self.pk])
             if cursor.rowcount != 1:
                 raise DatabaseError(f"{type(self).__name__} {self.pk} was not written")
+
+    def values_to_write(self, columns) -> list:
+        """The database's values of ``columns`` (model fields), as ``save`` would write them."""
+        return [
+            field.get_db_prep_save(field.pre_save(self, False), connection) for field in columns
+        ]
+
+
+_deferred = threading.local()
+
+
+@contextlib.contextmanager
+def writes_deferred():
+    """Collect this thread's ``RowWrites.write`` calls as ``(instance, fields)`` instead of
+    running them, for a caller that writes them all in one statement (``games.held``)."""
+    _deferred.writes = writes = []
+    try:
+        yield writes
+    finally:
+        _deferred.writes = None
 
 
 @functools.cache

@@ -95,15 +95,29 @@ def _with_game(
     (``games.held``) if nobody else wrote it since, and the game is held again after;
     a held copy a change fails on may be half changed, so it is dropped, not held again.
     """
-    held_game = held.take(game_id, held_at) if isinstance(held_at, int) else None
-    with transaction.atomic():
-        if held_game is not None and held.lock_if_current(*held_game):
-            game, seats = held_game
-        else:
-            game, seats = _game_locked(game_id)
+
+    def written(game: Game, seats: list[Seat]) -> Any:
         outcome = change(game, seats)
         # What was just written, for the push after the commit (no second read).
         game.committed_seats = seats
+        return outcome
+
+    held_game = held.take(game_id, held_at) if isinstance(held_at, int) else None
+    game = outcome = None
+    if held_game is not None and held.one_statement():
+        try:
+            held.change_in_one_statement(*held_game, written)
+        except held.Retake:
+            held_game = None  # the copy may be half changed: read afresh
+        else:
+            game, seats = held_game
+    if game is None:
+        with transaction.atomic():
+            if held_game is not None and held.lock_if_current(*held_game):
+                game, seats = held_game
+            else:
+                game, seats = _game_locked(game_id)
+            outcome = written(game, seats)
     if held_at is not None:
         # Copies: the caller may read what it gets back while the next move changes the held.
         held.keep(copy.copy(game), [copy.copy(seat) for seat in seats])
@@ -623,14 +637,27 @@ def _aborts_when_left(game: Game, seats: list[Seat]) -> bool:
     return any(seat.index not in moved for seat in seats)
 
 
-def _game_stop(game: Game, status: str, *, termination: str, now) -> None:
-    """Stop the game's clocks and bots at ``status`` (finished or aborted), and save it."""
+#: What stopping a game changes in its row, besides what led to it (``_game_stop``).
+STOP_FIELDS = ("status", "finished_at", "termination", "deadline", "bot_to_move")
+
+
+def _game_stop(
+    game: Game, status: str, *, termination: str, now, changed: tuple[str, ...] | None = None
+) -> None:
+    """Stop the game's clocks and bots at ``status`` (finished or aborted), and save it.
+
+    ``changed``: the only other fields changed (a move's), written with the stop alone;
+    without it the whole row is saved.
+    """
     game.status = status
     game.finished_at = now
     game.termination = termination
     game.deadline = None
     game.bot_to_move = False
-    game.save()
+    if changed is None:
+        game.save()
+    else:
+        game.write(tuple(dict.fromkeys(changed + STOP_FIELDS)))
 
 
 def _game_call_off(game: Game, *, termination: str, now) -> None:
@@ -640,9 +667,17 @@ def _game_call_off(game: Game, *, termination: str, now) -> None:
     transaction.on_commit(lambda: game_finished.send(sender=Game, game=game))
 
 
-def _game_end(game: Game, *, termination: str, now, frame_type: str = "state") -> None:
-    """Finish the game; ``frame_type`` is the frame that tells sockets (``move`` after a move)."""
-    _game_stop(game, Game.Status.FINISHED, termination=termination, now=now)
+def _game_end(
+    game: Game,
+    *,
+    termination: str,
+    now,
+    frame_type: str = "state",
+    changed: tuple[str, ...] | None = None,
+) -> None:
+    """Finish the game; ``frame_type`` is the frame that tells sockets (``move`` after a move);
+    ``changed`` as for ``_game_stop``."""
+    _game_stop(game, Game.Status.FINISHED, termination=termination, now=now, changed=changed)
     # Players hear of the end first; queueing the scoring (a broker round trip) follows.
     _after_commit_game(game, frame_type)
     _queue_score(game)
@@ -706,7 +741,7 @@ def _move_apply(
     if seat_fields:
         seat.write(seat_fields)
     if after.is_over:
-        _game_end(game, termination="normal", now=now, frame_type="move")
+        _game_end(game, termination="normal", now=now, frame_type="move", changed=MOVE_FIELDS)
         return None
     _turn_begin(game, seats, after, now)
     game.write(MOVE_FIELDS)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import tempfile
 from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.db import connection
 from django.utils import timezone
+from psycopg import pq
 
 from games import live, selectors, services
 from games.models import Game, Seat
@@ -111,3 +114,56 @@ def test_two_moves_for_one_ply_of_a_held_game_only_one_applies(make_player):
     game.refresh_from_db()
     assert sorted(outcomes) == ["ok", "stale"]
     assert game.ply == 2 and len(game.moves) == 2 and game.moves[1]["move"] in moves
+
+
+def _round_trips(action) -> int:
+    """How many times ``action`` waited for PostgreSQL to answer (libpq's own trace of
+    the messages on this thread's connection: one ReadyForQuery ends each exchange)."""
+    connection.ensure_connection()
+    pgconn = connection.connection.pgconn
+    with tempfile.TemporaryFile("w+") as trace:
+        pgconn.trace(trace.fileno())
+        pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS)
+        try:
+            action()
+        finally:
+            pgconn.untrace()
+        trace.seek(0)
+        return trace.read().count("\tReadyForQuery")
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="one statement on PostgreSQL")
+@pytest.mark.django_db(transaction=True)
+def test_a_held_move_is_one_exchange_with_postgresql(make_player):
+    """No BEGIN, locking read, two UPDATEs and COMMIT: the held move's writes and its
+    version check go out as one prepared statement, outside any transaction block."""
+    ann, bob = make_player(), make_player()
+    game = live_game([ann, bob], first_player=0)
+    play(game, ann)
+    play(game, bob)  # the first held move on this connection prepares the statement
+    ply, move = move_of(game, ann)
+    trips = _round_trips(lambda: services.move_play(game_id=game.pk, user=ann, ply=ply, move=move))
+    game.refresh_from_db()
+    assert trips == 1
+    assert game.ply == 3 and game.moves[-1]["move"] == move
+    assert Seat.objects.get(game=game, index=0).last_seen is not None
+    play(game, bob)
+    game.refresh_from_db()
+    assert game.ply == 4
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_refused_held_move_writes_nothing_and_the_game_plays_on(taken):
+    """A refusal worked out on the held copy is worked out again on a fresh read (the
+    copy might have been stale): the same refusal, nothing written, play goes on."""
+    _ann, bob, game = taken
+    ply, _ = move_of(game, bob)
+    before = Game.objects.get(pk=game.pk)
+    with pytest.raises(Refused) as refusal:
+        services.move_play(game_id=game.pk, user=bob, ply=ply, move="A1 Z9")
+    assert refusal.value.code == "illegal"
+    after = Game.objects.get(pk=game.pk)
+    assert (after.version, after.ply, after.state) == (before.version, before.ply, before.state)
+    play(game, bob)
+    game.refresh_from_db()
+    assert game.ply == ply + 1
