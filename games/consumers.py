@@ -54,7 +54,7 @@ def _opened(game_id: int, user, seat: int | None) -> tuple[dict, dict | None]:
         _, _, presence = services.presence_record(
             game_id=game_id, user=user, online=True, seat=seat
         )
-    return selectors.game_state_for(game_id, user), presence
+    return selectors.game_state_for(game_id, user, hold=seat is not None), presence
 
 
 def _closed(game_id: int, user, seat: int) -> dict | None:

@@ -24,6 +24,7 @@ SQL is done again on the locked path from a fresh read.
 
 from __future__ import annotations
 
+import copy
 import functools
 import threading
 from collections import OrderedDict
@@ -68,6 +69,17 @@ def keep(game: Game, seats: list[Seat]) -> None:
         _held.move_to_end(game.pk)
         while len(_held) > HELD_MAX:
             _held.popitem(last=False)
+
+
+def offer(game: Game, seats: list[Seat]) -> None:
+    """Hold a game a player's page of this process just read (its moves will come here),
+    unless a copy is held already: the page's first move then starts from it too."""
+    if game.status != Game.Status.ACTIVE:
+        return
+    with _lock:
+        if game.pk in _held:
+            return
+    keep(copy.copy(game), [copy.copy(seat) for seat in seats])
 
 
 def lock_if_current(game: Game, seats: list[Seat]) -> bool:

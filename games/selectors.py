@@ -14,7 +14,7 @@ from django.db.models import Prefetch, Q
 from django.urls import reverse
 from django.utils import timezone
 
-from games import rows
+from games import held, rows
 from games.frames import game_payload as game_payload
 from games.hooks import ratings_shown
 from games.models import Game, Seat
@@ -42,11 +42,17 @@ def seat_of(seats: list[Seat], user) -> Seat | None:
     return next((seat for seat in seats if seat.user_id == user.pk), None)
 
 
-def game_state_for(game_id: int, user) -> dict:
-    """The frame a user may see of a game now (their seat's view, or the public one)."""
+def game_state_for(game_id: int, user, *, hold: bool = False) -> dict:
+    """The frame a user may see of a game now (their seat's view, or the public one).
+
+    ``hold``: for a player's socket of this process, whose moves the process then starts
+    from what it read here (``games.held``)."""
     game, seats = game_with_seats(game_id)
     seat = seat_of(seats, user)
-    return game_payload(game, seats, seat.index if seat else None)
+    frame = game_payload(game, seats, seat.index if seat else None)
+    if hold and seat is not None:
+        held.offer(game, seats)  # after the frame: with the state it parsed
+    return frame
 
 
 def _table_json(game: Game, user, ratings: dict) -> dict:

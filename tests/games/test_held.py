@@ -13,7 +13,7 @@ from django.db import connection
 from django.utils import timezone
 from psycopg import pq
 
-from games import live, selectors, services
+from games import consumers, live, selectors, services
 from games.models import Game, Seat
 from games.services import Refused
 from tests.games.conftest import at_once, live_game
@@ -167,3 +167,22 @@ def test_a_refused_held_move_writes_nothing_and_the_game_plays_on(taken):
     play(game, bob)
     game.refresh_from_db()
     assert game.ply == ply + 1
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="one statement on PostgreSQL")
+@pytest.mark.django_db(transaction=True)
+def test_a_players_page_opening_holds_the_game_for_its_first_move(make_player):
+    """The socket's snapshot read is the copy the first move starts from: one exchange
+    instead of the locking read of game, seats and users and two writes in a block."""
+    carl, dora = make_player(), make_player()
+    warm_up = live_game([carl, dora], first_player=0)
+    play(warm_up, carl)
+    play(warm_up, dora)  # this connection has the held move's statement prepared
+    ann, bob = make_player(), make_player()
+    game = live_game([ann, bob], first_player=0)
+    snapshot, _presence = consumers._opened(game.pk, ann, 0)
+    move = snapshot["legal_moves"][0]
+    trips = _round_trips(lambda: services.move_play(game_id=game.pk, user=ann, ply=0, move=move))
+    game.refresh_from_db()
+    assert trips == 1
+    assert game.ply == 1 and game.moves[0]["move"] == move
