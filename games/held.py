@@ -192,13 +192,16 @@ def _execute_alone(statement: str, params: list) -> list[tuple]:
     alone = raw.info.transaction_status == TransactionStatus.IDLE
     if alone:
         raw.autocommit = True
-    try:
-        with psycopg.Cursor(raw) as cursor:
-            cursor.execute(statement, params, prepare=True)
-            return cursor.fetchall()
-    finally:
-        if alone:
-            raw.autocommit = False
+    # Django's own exceptions, as from its cursors (and a connection that failed is
+    # checked before it is used again).
+    with connection.wrap_database_errors:
+        try:
+            with psycopg.Cursor(raw) as cursor:
+                cursor.execute(statement, params, prepare=True)
+                return cursor.fetchall()
+        finally:
+            if alone and not raw.broken:
+                raw.autocommit = False
 
 
 @functools.cache

@@ -6,10 +6,11 @@ import json
 import tempfile
 from datetime import timedelta
 
+import psycopg
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import connection
+from django.db import OperationalError, connection
 from django.utils import timezone
 from psycopg import pq
 
@@ -19,6 +20,8 @@ from games.services import Refused
 from tests.games.conftest import at_once, live_game
 
 pytestmark = pytest.mark.django_db
+
+POSTGRES_URL = "postgresql://{0[USER]}@{0[HOST]}:{0[PORT]}/{0[NAME]}"
 
 
 def move_of(game: Game, user) -> tuple[int, str]:
@@ -186,3 +189,24 @@ def test_a_players_page_opening_holds_the_game_for_its_first_move(make_player):
     game.refresh_from_db()
     assert trips == 1
     assert game.ply == 1 and game.moves[0]["move"] == move
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="one statement on PostgreSQL")
+@pytest.mark.django_db(transaction=True)
+def test_a_held_move_whose_connection_dropped_fails_as_djangos_error_and_writes_nothing(taken):
+    """The one statement goes out through psycopg itself; its failure must still reach
+    callers as Django's ``OperationalError`` (what the socket and views handle)."""
+    _ann, bob, game = taken
+    ply, move = move_of(game, bob)
+    connection.ensure_connection()
+    backend = connection.connection.info.backend_pid
+    with psycopg.connect(POSTGRES_URL.format(connection.settings_dict), autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", [backend])
+    with pytest.raises(OperationalError):
+        services.move_play(game_id=game.pk, user=bob, ply=ply, move=move)
+    connection.close()
+    game.refresh_from_db()
+    assert game.ply == ply
+    services.move_play(game_id=game.pk, user=bob, ply=ply, move=move)
+    game.refresh_from_db()
+    assert game.ply == ply + 1
