@@ -94,6 +94,9 @@ def _with_game(
     ``held_at``: a move's ply. The move starts from the game this process holds
     (``games.held``) if nobody else wrote it since, and the game is held again after;
     a held copy a change fails on may be half changed, so it is dropped, not held again.
+    On PostgreSQL the held move's writes go out as one statement that checks the version
+    itself (``held.change_in_one_statement``); whatever that cannot take is done again
+    here under the row lock, from a fresh read.
     """
 
     def written(game: Game, seats: list[Seat]) -> Any:
