@@ -37,7 +37,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from psycopg.pq import TransactionStatus
 
-from games.models import Game, Seat, writes_deferred
+from games.models import Game, Seat, set_clause, writes_deferred
 
 #: Games held per process; the least recently moved go first (a game is small: its
 #: state, move list and seats).
@@ -211,19 +211,14 @@ def _one_statement(game_fields: tuple[str, ...], seat_fields: tuple[tuple[str, .
     the version had moved on. Each seat's UPDATE reads the game's, so the game's row is
     locked first, as everywhere else."""
     quote = connection.ops.quote_name
-
-    def assignments(model, names):
-        columns = [model._meta.get_field(name) for name in names]
-        return ", ".join(f"{quote(field.column)} = %s" for field in columns), columns
-
-    game_set, game_columns = assignments(Game, game_fields)
+    game_set, game_columns = set_clause(Game, game_fields)
     game_table, seat_table = quote(Game._meta.db_table), quote(Seat._meta.db_table)
     parts = [
         f"game AS (UPDATE {game_table} SET {game_set} WHERE id = %s AND version = %s RETURNING id)"
     ]
     seat_columns = []
     for number, names in enumerate(seat_fields):
-        seat_set, columns = assignments(Seat, names)
+        seat_set, columns = set_clause(Seat, names)
         seat_columns.append(columns)
         parts.append(
             f"seat_{number} AS (UPDATE {seat_table} SET {seat_set} "

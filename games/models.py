@@ -105,11 +105,18 @@ def writes_deferred():
         _deferred.writes = None
 
 
+def set_clause(model, fields: tuple[str, ...]) -> tuple[str, list]:
+    """(``"column" = %s, ...`` for ``fields`` of ``model``, the fields themselves): what an
+    UPDATE of those fields sets, with its values from ``RowWrites.values_to_write``."""
+    quote = connection.ops.quote_name
+    columns = [model._meta.get_field(name) for name in fields]
+    return ", ".join(f"{quote(field.column)} = %s" for field in columns), columns
+
+
 @functools.cache
 def _update_statement(model, fields: tuple[str, ...], vendor: str) -> tuple[str, list]:
     quote = connection.ops.quote_name
-    columns = [model._meta.get_field(name) for name in fields]
-    assignments = ", ".join(f"{quote(field.column)} = %s" for field in columns)
+    assignments, columns = set_clause(model, fields)
     return (
         f"UPDATE {quote(model._meta.db_table)} SET {assignments} "
         f"WHERE {quote(model._meta.pk.column)} = %s",
