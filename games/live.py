@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
 import weakref
 from collections.abc import Callable
@@ -128,6 +129,55 @@ OUTBOX_LIMIT = 16
 _outboxes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+async def _send_logged_again_on_failure(events: list[tuple[str, Event]]) -> None:
+    """``send_logged``, tried twice: a long-lived loop's Redis connections may have died
+    since its last push (a Redis restart), and the first send on them fails."""
+    try:
+        await _send_all(events)
+    except Exception:
+        await send_logged(events)
+
+
+class _ProcessLoop:
+    """One event loop, on a thread of its own, for the pushes of a process that has none
+    (a Celery pool process).
+
+    ``async_to_sync`` starts a new event loop for each call from such a process, and the
+    Redis channel layer keeps its connections per event loop: every push of a bot move
+    or a scoring opened a Redis connection and closed it again, about a sixth of the
+    worker's CPU per bot move (docs/BENCHMARKS.md, "Issue 12, eleventh round"). This
+    loop lives as long as its process, so its connections do too.
+    """
+
+    def __init__(self):
+        self.enabled = False
+        self.lock = threading.Lock()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.pid: int | None = None
+
+    def get(self) -> asyncio.AbstractEventLoop | None:
+        if not self.enabled:
+            return None
+        with self.lock:
+            # A loop started before a fork has no thread in the child: start another.
+            if self.loop is None or self.pid != os.getpid() or self.loop.is_closed():
+                self.loop = asyncio.new_event_loop()
+                self.pid = os.getpid()
+                threading.Thread(target=self.loop.run_forever, name="pushes", daemon=True).start()
+            return self.loop
+
+
+_process = _ProcessLoop()
+#: Seconds a process push waits to be sent before it gives up (Redis not answering).
+PROCESS_PUSH_PATIENCE = 30
+
+
+def pushes_from_own_loop() -> None:
+    """Send this process's pushes through one long-lived event loop (``_ProcessLoop``);
+    for processes without an event loop of their own, such as a Celery pool process."""
+    _process.enabled = True
+
+
 def push(events: list[tuple[str, Event]]) -> None:
     """Send each ``(group, event)``; a failure is logged, never raised.
 
@@ -139,11 +189,21 @@ def push(events: list[tuple[str, Event]]) -> None:
 
     On a socket's database thread the sends are handed to the socket's event loop and
     the thread goes on: waiting for them cost two more thread switches per move, and
-    the thread. Elsewhere (a request, a Celery task) this waits until they are sent.
+    the thread. Elsewhere (a request, a Celery task) this waits until they are sent; a
+    Celery task's through its process's own event loop (``pushes_from_own_loop``).
     """
     loop = serving_loop()
     if loop is None or loop.is_closed():
-        async_to_sync(send_logged)(events)
+        own = _process.get()
+        if own is None:
+            async_to_sync(send_logged)(events)
+            return
+        sending = asyncio.run_coroutine_threadsafe(_send_logged_again_on_failure(events), own)
+        try:
+            sending.result(PROCESS_PUSH_PATIENCE)
+        except TimeoutError:
+            sending.cancel()
+            log.warning("push still out after %ss, clients will resync", PROCESS_PUSH_PATIENCE)
         return
     outbox = _outboxes.get(loop)
     if outbox is None:

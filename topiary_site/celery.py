@@ -46,3 +46,11 @@ def _beat_notes_what_it_sends(**_):
 def _worker_heap_settled(**_):
     """A worker's pool process has everything loaded once it starts (topiary_site.heap)."""
     heap.settle()
+
+
+@worker_process_init.connect(weak=False)
+def _worker_pushes_from_one_loop(**_):
+    """A pool process keeps one event loop, and so its Redis connections, for its pushes."""
+    from games import live
+
+    live.pushes_from_own_loop()
