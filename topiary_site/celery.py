@@ -3,6 +3,7 @@
 import os
 
 from celery import Celery
+from celery.fixups.django import DjangoWorkerFixup
 from django.db import DatabaseError
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "topiary_site.settings")
@@ -54,3 +55,36 @@ def _worker_pushes_from_one_loop(**_):
     from games import live
 
     live.pushes_from_own_loop()
+
+
+def _connections_back_to_the_pool(fixup: DjangoWorkerFixup) -> None:
+    """Give each database connection back to Django's pool, keeping the pool."""
+    for conn in fixup._db.connections.all(initialized_only=True):
+        try:
+            conn.close()
+        except fixup.interface_errors:
+            pass
+        except fixup.DatabaseError as error:
+            if "closed" not in str(error) and "not connected" not in str(error):
+                raise
+
+
+def _before_task(self, sender, **_):
+    if not getattr(sender.request, "is_eager", False):
+        _connections_back_to_the_pool(self)
+
+
+def _after_task(self, sender, **_):
+    if not getattr(sender.request, "is_eager", False):
+        _connections_back_to_the_pool(self)
+        self.close_cache()
+
+
+# Celery's Django fixup, at every task boundary, without closing the connection pool.
+# Celery 5.7 closes Django's pool before and after every task in a prefork worker
+# (celery/celery#10554, open), so every task opened a new PostgreSQL connection: a new
+# server process each time, and about a fifth of a bot move's CPU in the worker
+# (docs/BENCHMARKS.md, "Issue 12, eleventh round"). The rest of the fixup stands: a
+# pool process still closes the pool it inherited when it starts.
+DjangoWorkerFixup.on_task_prerun = _before_task
+DjangoWorkerFixup.on_task_postrun = _after_task

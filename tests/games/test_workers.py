@@ -280,3 +280,57 @@ def test_a_bot_task_whose_worker_process_dies_runs_again(celery_worker, make_pla
     assert len(re.findall(rf"bot_move\[{task_id}\] received", log)) == 2
     game.refresh_from_db()
     assert any(entry["seat"] == 1 for entry in game.moves)
+
+
+def _bots_play_each_other(games: int) -> list[Game]:
+    """``games`` Topiary games between two random bots, played to the end by the worker."""
+    first = services.bot_pick("random")
+    second = services.bot_pick("random", besides=[first])
+    return [
+        services.game_create(
+            kind="topiary",
+            players=[first, second],
+            options={},
+            rated=False,
+            clock_initial=None,
+            clock_increment=None,
+            correspondence_days=3,
+        )
+        for _ in range(games)
+    ]
+
+
+def _sessions_opened() -> int:
+    """Connections PostgreSQL has accepted to the test database so far."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        cursor.execute("SELECT sessions FROM pg_stat_database WHERE datname = current_database()")
+        return cursor.fetchone()[0]
+
+
+def test_the_workers_keep_their_database_and_redis_connections_from_task_to_task(
+    celery_worker, redis_url
+):
+    # Every bot move and every scoring is a task. Celery's Django fixup used to close the
+    # connection pool around each one, and each push opened a Redis connection of its own.
+    import redis
+
+    broker = redis.Redis.from_url(redis_url)
+    warm = _bots_play_each_other(1)  # the pool processes connect once, for good
+    for game in warm:
+        wait_for(game, lambda g: g.result is not None)
+    time.sleep(1.5)  # PostgreSQL counts a session once its backend reports
+    sessions, connections = _sessions_opened(), broker.info("stats")["total_connections_received"]
+    games = _bots_play_each_other(2)
+    tasks = 0
+    for game in games:
+        game = wait_for(game, lambda g: g.result is not None)
+        tasks += game.ply + 1  # a task per bot move, and the scoring
+    time.sleep(1.5)
+    new_sessions = _sessions_opened() - sessions
+    new_connections = broker.info("stats")["total_connections_received"] - connections
+    assert tasks > 40
+    assert new_sessions < tasks / 4, f"{new_sessions} database connections for {tasks} tasks"
+    assert new_connections < tasks / 4, f"{new_connections} Redis connections for {tasks} tasks"
