@@ -126,3 +126,35 @@ def test_a_locked_read_sees_the_seats_the_writer_it_waited_for_committed(make_pl
     for thread in threads:
         thread.join(20)
     assert read == {"clock": 1234}
+
+
+def test_a_bot_reads_its_game_in_one_statement_before_it_thinks(make_player, monkeypatch):
+    """The bot's turn reads the game unlocked to think (the strong bot thinks for a
+    second), then under the lock to play: the first read is one statement too."""
+    from django.test.utils import CaptureQueriesContext
+
+    human = make_player()
+    game = services.bot_game_create(
+        user=human,
+        kind="topiary",
+        level="random",
+        clock_initial=None,
+        clock_increment=None,
+        correspondence_days=3,
+    )
+    if not game.bot_to_move:
+        move = selectors.game_state_for(game.pk, human)["legal_moves"][0]
+        services.move_play(game_id=game.pk, user=human, ply=0, move=move)
+        game.refresh_from_db()
+    read_before_thinking = []
+    choose = services.bot_choose
+
+    def thinking(**kwargs):
+        read_before_thinking.append(len(statements.captured_queries))
+        return choose(**kwargs)
+
+    monkeypatch.setattr(services, "bot_choose", thinking)
+    with CaptureQueriesContext(connection) as statements:
+        played = services.bot_move_play(game_id=game.pk, ply=game.ply)
+    assert played is not None and played.ply == game.ply + 1
+    assert read_before_thinking == [1]
