@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint bench bench-live venv messages compilemessages
+.PHONY: run test lint bench bench-live bench-bots venv messages compilemessages
 
 $(BIN)/.installed: requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -38,6 +38,11 @@ bench: venv
 # settings; see bench/live_load.py for BENCH_DATABASE_URL / BENCH_REDIS_URL.
 bench-live: venv
 	$(BIN)/python bench/live_load.py --games 10 50
+
+# Bot moves per worker core at each level (issue 12's Capacity), through the Procfile's
+# workers on PostgreSQL and Redis; same BENCH_DATABASE_URL / BENCH_REDIS_URL.
+bench-bots: venv
+	$(BIN)/python bench/bot_load.py --levels random greedy strong --concurrency 1 2
 
 # Issue 17 (docs/I18N.md): gather every marked string into the German catalogues
 # (locale/de/LC_MESSAGES/django.po for Python and templates, djangojs.po for the pages'
