@@ -71,15 +71,16 @@ def games_create(kind: str, level: str, count: int) -> list[int]:
     ]
 
 
-def group_pids(leader: int) -> list[int]:
-    """Every process of the process group ``leader`` started (a Celery parent and its pool)."""
+def processes_where(field: int, value: int) -> list[int]:
+    """The live processes whose ``/proc/PID/stat`` field (counted after the name) is
+    ``value``: 1 the parent, 2 the process group."""
     pids = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
         except (FileNotFoundError, ProcessLookupError):
             continue
-        if int(fields[2]) == leader:
+        if int(fields[field]) == value:
             pids.append(int(stat.parent.name))
     return pids
 
@@ -98,20 +99,7 @@ def postgres_cpu(postmaster: int) -> float:
     task, as a worker's used to, are counted too."""
     fields = Path(f"/proc/{postmaster}/stat").read_text().rsplit(")", 1)[1].split()
     total = sum(int(value) for value in fields[11:15]) / CLOCK_TICKS
-    return total + sum(cpu_seconds(pid) for pid in group_children(postmaster))
-
-
-def group_children(parent: int) -> list[int]:
-    """The live child processes of ``parent``."""
-    children = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except (FileNotFoundError, ProcessLookupError):
-            continue
-        if int(fields[1]) == parent:
-            children.append(int(stat.parent.name))
-    return children
+    return total + sum(cpu_seconds(pid) for pid in processes_where(1, postmaster))
 
 
 def plies_and_finished(database_url: str, game_ids: list[int]) -> tuple[int, int]:
@@ -182,7 +170,7 @@ def run_level(args, root: Path, level: str, concurrency: int) -> dict:
                 "at": time.monotonic(),
                 "plies": plies,
                 "finished": finished,
-                "bots": sum(cpu_seconds(pid) for pid in group_pids(procs["bots"].pid)),
+                "bots": sum(cpu_seconds(pid) for pid in processes_where(2, procs["bots"].pid)),
                 "postgres": postgres_cpu(postmaster),
                 "redis": redis_cpu(redis_url),
             }

@@ -45,6 +45,24 @@ def live_game(players, kind="topiary", **extra) -> Game:
     return services.game_create(**params)
 
 
+def bot_to_move(human, level: str = "random", kind: str = "wizards_garden") -> Game:
+    """A correspondence game of ``human`` against a bot, advanced until it is the bot's turn."""
+    game = services.bot_game_create(
+        user=human,
+        kind=kind,
+        level=level,
+        clock_initial=None,
+        clock_increment=None,
+        correspondence_days=3,
+    )
+    if not game.bot_to_move:
+        move = selectors.game_state_for(game.pk, human)["legal_moves"][0]
+        services.move_play(game_id=game.pk, user=human, ply=0, move=move)
+        game.refresh_from_db()
+    assert game.bot_to_move
+    return game
+
+
 def challenge(challenger, opponent, kind="topiary", **extra) -> Game:
     """A 5+3 challenge from ``challenger`` to ``opponent`` (rated unless told otherwise)."""
     params = {

@@ -23,14 +23,6 @@ GROUP = "game-1-seat-0"
 
 
 @pytest.fixture
-def own_redis(tmp_path):
-    server = RedisServer(tmp_path)
-    server.start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
 def pool_process(monkeypatch):
     """This test process, pushing as a Celery pool process does."""
     process = live._ProcessLoop()
@@ -72,8 +64,11 @@ def push(text: str) -> None:
 
 
 def test_a_pool_process_pushes_on_lasting_connections_and_past_a_redis_restart(
-    own_redis, pool_process, monkeypatch, caplog
+    tmp_path, request, pool_process, monkeypatch, caplog
 ):
+    own_redis = RedisServer(tmp_path)  # a Redis of this test's own, to restart
+    own_redis.start()
+    request.addfinalizer(own_redis.stop)
     pushing_layer = layer_on(own_redis.url)
     monkeypatch.setattr(live, "get_channel_layer", lambda: pushing_layer)
     reader_joins(own_redis.url)

@@ -10,7 +10,7 @@ from django.test import Client
 
 from games import selectors, services
 from games.models import Game
-from tests.games.conftest import live_game
+from tests.games.conftest import bot_to_move, live_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]
 
@@ -49,19 +49,7 @@ def test_a_resignation_stands_when_its_push_fails(make_player, unreachable_chann
 
 
 def test_a_bot_move_stands_when_its_push_fails(make_player, unreachable_channel_layer):
-    human = make_player()
-    game = services.bot_game_create(
-        user=human,
-        kind="wizards_garden",
-        level="random",
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=3,
-    )
-    if not game.bot_to_move:
-        move = selectors.game_state_for(game.pk, human)["legal_moves"][0]
-        services.move_play(game_id=game.pk, user=human, ply=0, move=move)
-        game.refresh_from_db()
+    game = bot_to_move(make_player())
     services.bot_move_play(game_id=game.pk, ply=game.ply)
     played = game.ply
     game.refresh_from_db()

@@ -11,9 +11,9 @@ import time
 import pytest
 import redis
 
-from games import selectors, services
+from games import services
 from games.models import Game
-from tests.games.conftest import every_player_moves, live_game
+from tests.games.conftest import bot_to_move, every_player_moves, live_game
 from tests.support import servers
 
 pytestmark = [
@@ -39,24 +39,6 @@ def wait_for(game: Game, ready, what: str) -> Game:
             return game
         time.sleep(0.1)
     raise AssertionError(f"game {game.pk}: {what} never happened")
-
-
-def bot_to_move(human, level: str) -> Game:
-    """A game against a bot, advanced until it is the bot's turn."""
-    game = services.bot_game_create(
-        user=human,
-        kind="wizards_garden",
-        level=level,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=3,
-    )
-    if not game.bot_to_move:
-        move = selectors.game_state_for(game.pk, human)["legal_moves"][0]
-        services.move_play(game_id=game.pk, user=human, ply=0, move=move)
-        game.refresh_from_db()
-    assert game.bot_to_move
-    return game
 
 
 def test_scoring_is_done_while_bot_moves_wait_on_their_own_queue(

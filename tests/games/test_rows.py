@@ -10,7 +10,7 @@ from django.db import connection, transaction
 
 from games import rows, selectors, services
 from games.models import Game, Seat
-from tests.games.conftest import live_game, play_out
+from tests.games.conftest import bot_to_move, live_game, play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -133,19 +133,7 @@ def test_a_bot_reads_its_game_in_one_statement_before_it_thinks(make_player, mon
     second), then under the lock to play: the first read is one statement too."""
     from django.test.utils import CaptureQueriesContext
 
-    human = make_player()
-    game = services.bot_game_create(
-        user=human,
-        kind="topiary",
-        level="random",
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=3,
-    )
-    if not game.bot_to_move:
-        move = selectors.game_state_for(game.pk, human)["legal_moves"][0]
-        services.move_play(game_id=game.pk, user=human, ply=0, move=move)
-        game.refresh_from_db()
+    game = bot_to_move(make_player(), kind="topiary")
     read_before_thinking = []
     choose = services.bot_choose
 
