@@ -40,6 +40,8 @@ from live_load import (  # noqa: E402
     cpu_seconds,
     database_fresh,
     django_ready,
+    group_cpu,
+    processes_where,
     redis_cpu,
     start,
     stop,
@@ -69,20 +71,6 @@ def games_create(kind: str, level: str, count: int) -> list[int]:
         ).pk
         for _ in range(count)
     ]
-
-
-def processes_where(field: int, value: int) -> list[int]:
-    """The live processes whose ``/proc/PID/stat`` field (counted after the name) is
-    ``value``: 1 the parent, 2 the process group."""
-    pids = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except (FileNotFoundError, ProcessLookupError):
-            continue
-        if int(fields[field]) == value:
-            pids.append(int(stat.parent.name))
-    return pids
 
 
 def postmaster_pid(database_url: str) -> int:
@@ -170,7 +158,7 @@ def run_level(args, root: Path, level: str, concurrency: int) -> dict:
                 "at": time.monotonic(),
                 "plies": plies,
                 "finished": finished,
-                "bots": sum(cpu_seconds(pid) for pid in processes_where(2, procs["bots"].pid)),
+                "bots": group_cpu(procs["bots"].pid),
                 "postgres": postgres_cpu(postmaster),
                 "redis": redis_cpu(redis_url),
             }

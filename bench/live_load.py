@@ -90,6 +90,17 @@ def stop(proc: subprocess.Popen) -> None:
             proc.wait()
 
 
+def wait_ready(logs: Path, process: str, timeout: float = 90) -> None:
+    """Until the Celery worker ``process`` (its log in ``logs``) says it is ready: its
+    start-up would otherwise be counted as work done during the run."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if " ready." in (logs / f"{process}.log").read_text(errors="replace"):
+            return
+        time.sleep(0.2)
+    raise RuntimeError(f"the {process} worker never said it was ready")
+
+
 def wait_listening(port: int, proc: subprocess.Popen, timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -110,6 +121,26 @@ def cpu_seconds(pid: int) -> float:
     except FileNotFoundError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def processes_where(field: int, value: int) -> list[int]:
+    """The live processes whose ``/proc/PID/stat`` field (counted after the name) is
+    ``value``: 1 the parent, 2 the process group."""
+    pids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        if int(fields[field]) == value:
+            pids.append(int(stat.parent.name))
+    return pids
+
+
+def group_cpu(leader: int) -> float:
+    """CPU so far of the live processes of the process group ``leader`` started (a
+    Celery worker and its pool)."""
+    return sum(cpu_seconds(pid) for pid in processes_where(2, leader))
 
 
 # --------------------------------------------------------------------------- set-up
@@ -729,17 +760,25 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
         for each, web in zip(ports, webs, strict=True):
             wait_listening(each, web)
         wait_listening(echo_port, echo)
+        for name in processes:
+            if name != "beat":
+                wait_ready(args.logs, name)
         daphnes = [web.pid for web in webs]
+        # The workers (scoring, bots) and beat: reported beside the server CPU per move.
+        workers = [procs[name] for name in processes]
         backends = backend_pids(database_url)
 
         def sample() -> dict:
             nonlocal backends
             backends = sorted(set(backends) | set(backend_pids(database_url)))
-            return {
+            cpu = {
                 "daphne": sum(cpu_seconds(pid) for pid in daphnes),
                 "postgres": sum(cpu_seconds(pid) for pid in backends),
                 "redis": redis_cpu(redis_url),
             }
+            if workers:
+                cpu["workers"] = sum(group_cpu(proc.pid) for proc in workers)
+            return cpu
 
         if args.churn:
             return {
@@ -791,6 +830,7 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
     tally = site["tally"]
     moves = max(tally.moves, 1)
     cpu = {name: round(seconds * 1000 / moves, 2) for name, seconds in site["cpu"].items()}
+    workers_cpu = cpu.pop("workers", None)
     cpu["total"] = round(sum(cpu.values()), 2)
     return {
         "games": games,
@@ -812,6 +852,9 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
             for phase, rtts in tally.phases.items()
         },
         "cpu_ms_per_move": cpu,
+        # Not in the total (the issue's server CPU is daphne, PostgreSQL and Redis): the
+        # scorings of the games that ended, per move played.
+        "workers_cpu_ms_per_move": workers_cpu,
         "connect_failures": tally.connect_failures,
         "resyncs": tally.resyncs,
         "refused": tally.refused,
