@@ -44,6 +44,7 @@ from live_load import (  # noqa: E402
     processes_where,
     redis_cpu,
     start,
+    stat_fields,
     stop,
 )
 
@@ -78,14 +79,14 @@ def postmaster_pid(database_url: str) -> int:
 
     with psycopg.connect(database_url) as conn:
         backend = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
-    return int(Path(f"/proc/{backend}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    return int(stat_fields(backend)[1])
 
 
 def postgres_cpu(postmaster: int) -> float:
     """CPU of the whole PostgreSQL server so far: the postmaster, its live processes, and
     those that ended (counted to the postmaster once reaped). Backends that live for one
     task, as a worker's used to, are counted too."""
-    fields = Path(f"/proc/{postmaster}/stat").read_text().rsplit(")", 1)[1].split()
+    fields = stat_fields(postmaster)
     total = sum(int(value) for value in fields[11:15]) / CLOCK_TICKS
     return total + sum(cpu_seconds(pid) for pid in processes_where(1, postmaster))
 

@@ -114,10 +114,16 @@ def wait_listening(port: int, proc: subprocess.Popen, timeout: float = 60) -> No
     raise RuntimeError(f"nothing listens on {port}")
 
 
+def stat_fields(pid: int | str) -> list[str]:
+    """The fields of ``/proc/PID/stat`` after the process's name (state, parent, group,
+    ...); FileNotFoundError once the process is gone."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU of a process (all its threads) so far."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = stat_fields(pid)
     except FileNotFoundError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
@@ -129,7 +135,7 @@ def processes_where(field: int, value: int) -> list[int]:
     pids = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
+            fields = stat_fields(stat.parent.name)
         except (FileNotFoundError, ProcessLookupError):
             continue
         if int(fields[field]) == value:
