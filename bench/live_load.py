@@ -90,6 +90,38 @@ def stop(proc: subprocess.Popen) -> None:
             proc.wait()
 
 
+#: Where ``--web-cores`` makes each daphne process a CPU cgroup of its own (cgroup v1).
+CPU_CGROUPS = Path("/sys/fs/cgroup/cpu")
+CGROUP_PERIOD_US = 100_000
+
+
+class CpuQuota:
+    """A CPU cgroup holding processes to ``cores`` cores' worth of time (``cpu.cfs_quota_us``):
+    with one per daphne, N processes get N shares of the machine, whatever else runs on it,
+    so that whether a second process doubles the first is not decided by two cores
+    shared with the clients, PostgreSQL, Redis and the workers."""
+
+    def __init__(self, name: str, cores: float):
+        self.path = CPU_CGROUPS / f"topiary-bench-{name}-{os.getpid()}"
+        try:
+            self.path.mkdir()
+            (self.path / "cpu.cfs_period_us").write_text(str(CGROUP_PERIOD_US))
+            (self.path / "cpu.cfs_quota_us").write_text(str(int(cores * CGROUP_PERIOD_US)))
+        except OSError as error:
+            message = f"--web-cores needs a writable {CPU_CGROUPS} (root): {error}"
+            raise SystemExit(message) from None
+
+    def hold(self, pid: int) -> None:
+        # cgroup.procs moves every thread of the process; threads started later follow it.
+        (self.path / "cgroup.procs").write_text(str(pid))
+
+    def remove(self) -> None:
+        with suppress(OSError):
+            for pid in (self.path / "cgroup.procs").read_text().split():
+                (CPU_CGROUPS / "cgroup.procs").write_text(pid)
+            self.path.rmdir()
+
+
 def wait_ready(logs: Path, process: str, timeout: float = 90) -> None:
     """Until the Celery worker ``process`` (its log in ``logs``) says it is ready: its
     start-up would otherwise be counted as work done during the run."""
@@ -760,6 +792,11 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
     ports = [port, *(free_port() for _ in range(web_count - 1))]
     webs = [start(root, "web", {**env, "PORT": str(each)}, args.logs) for each in ports]
     procs.update({f"web{index}": web for index, web in enumerate(webs)})
+    quotas = []
+    if args.web_cores:
+        for index, web in enumerate(webs):
+            quotas.append(CpuQuota(f"web{index}", args.web_cores))
+            quotas[-1].hold(web.pid)
     echo_port = free_port()
     echo = subprocess.Popen([sys.executable, __file__, "--echo-server", str(echo_port)])
     try:
@@ -831,6 +868,8 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
         echo.wait()
         for proc in procs.values():
             stop(proc)
+        for quota in quotas:
+            quota.remove()
         if own_redis is not None:
             own_redis.stop()
     tally = site["tally"]
@@ -842,6 +881,9 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
         "games": games,
         "root": str(root),
         "web_processes": web_count,
+        "web_cores_each": args.web_cores,
+        # The daphne processes' CPU over the run, in cores: what they had to play with.
+        "web_cores_used": round(site["cpu"]["daphne"] / site["elapsed"], 2),
         "think_s": [args.think, args.spread],
         "split": bool(args.split and web_count > 1),
         "load_average": [round(load, 2) for load in os.getloadavg()],
@@ -895,6 +937,11 @@ def main() -> None:
         nargs="+",
         default=[1],
         help="daphne processes (one Redis); several counts are run one after the other per size",
+    )
+    parser.add_argument(
+        "--web-cores",
+        type=float,
+        help="hold each daphne process to this many cores (a CPU cgroup each; needs root)",
     )
     parser.add_argument(
         "--split",
