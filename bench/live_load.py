@@ -12,9 +12,12 @@ Reported per size: move round trip p50/p99 (send to the mover's own ``move`` fra
 moves/s, server CPU per move (daphne + the PostgreSQL backends of the bench database
 + the Redis server, from /proc and INFO; Redis is machine-wide), sockets that failed
 to connect, and the echo's p99; round trips also by where the move falls in its game
-(first, last, the rest). Loopback only; every loop is bounded by the run time.
+(first, last, the rest); and the cores the daphnes and the clients (this process) used. Loopback only; every loop is bounded by the run time.
 ``--web 2`` runs two daphne processes behind the same Redis (pairs split between them);
 ``--web 1 2`` runs one, then two, for each size in the same script run.
+``--web-cores 0.5`` holds each daphne to half a core (a CPU cgroup each, as root), so that
+one process against two compares processes with shares of their own rather than two
+cores already full with the clients, PostgreSQL and Redis.
 ``--idle 3600`` instead holds one socket per player open for an hour sending nothing
 (pushed frames are read) and reports how many the server kept open and the close codes.
 ``--spread 0.5`` draws each think time uniformly from 0.3 s x [0.5, 1.5] (the same mean)
@@ -711,9 +714,11 @@ async def drive_churn(url, origin, pairs, cycles, sample) -> dict:
     after = sample()
     count = max(len(times), 1)
     cpu = {name: round((after[name] - before[name]) * 1000 / count, 2) for name in after}
+    clients = cpu.pop("clients")
     cpu["total"] = round(sum(cpu.values()), 2)
     return {
         "cycles": len(times),
+        "clients_cpu_ms_per_cycle": clients,
         "cycle_p50_p99_ms": [ms(percentile(times, 0.5)), ms(percentile(times, 0.99))],
         "cpu_ms_per_cycle": cpu,
     }
@@ -818,6 +823,8 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
                 "daphne": sum(cpu_seconds(pid) for pid in daphnes),
                 "postgres": sum(cpu_seconds(pid) for pid in backends),
                 "redis": redis_cpu(redis_url),
+                # This very process is the load generator: every client socket runs here.
+                "clients": time.process_time(),
             }
             if workers:
                 cpu["workers"] = sum(group_cpu(proc.pid) for proc in workers)
@@ -876,6 +883,7 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
     moves = max(tally.moves, 1)
     cpu = {name: round(seconds * 1000 / moves, 2) for name, seconds in site["cpu"].items()}
     workers_cpu = cpu.pop("workers", None)
+    cpu.pop("clients", None)
     cpu["total"] = round(sum(cpu.values()), 2)
     return {
         "games": games,
@@ -884,6 +892,8 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
         "web_cores_each": args.web_cores,
         # The daphne processes' CPU over the run, in cores: what they had to play with.
         "web_cores_used": round(site["cpu"]["daphne"] / site["elapsed"], 2),
+        # The clients share the machine with the server: what they took of its cores.
+        "clients_cores_used": round(site["cpu"]["clients"] / site["elapsed"], 2),
         "think_s": [args.think, args.spread],
         "split": bool(args.split and web_count > 1),
         "load_average": [round(load, 2) for load in os.getloadavg()],
