@@ -6,13 +6,16 @@ ALLOWED_HOSTS) on PostgreSQL and Redis, creates N 2-player Topiary games through
 ORM, and drives them with websocket clients written from docs/PROTOCOL.md: each player
 thinks 0.3 s, sends its move and waits for the ``move`` frame. In the same run a bare
 ``websockets`` echo server is driven with the same pattern (a pair of sockets per
-game, each message sent to both) as the floor of what the machine can do.
+game, each message sent to both, both closed and a new pair opened every 16 plies as a
+game ends) as the floor of what the machine can do; and once more with pairs that never
+close, as up to the twelfth round (``echo_steady_p99_ms``).
 
 Reported per size: move round trip p50/p99 (send to the mover's own ``move`` frame),
 moves/s, server CPU per move (daphne + the PostgreSQL backends of the bench database
 + the Redis server, from /proc and INFO; Redis is machine-wide), sockets that failed
 to connect, and the echo's p99; round trips also by where the move falls in its game
-(first, last, the rest); and the cores the daphnes and the clients (this process) used. Loopback only; every loop is bounded by the run time.
+(first, last, the rest); and the cores the daphnes and the clients (this process)
+used. Loopback only; every loop is bounded by the run time.
 ``--web 2`` runs two daphne processes behind the same Redis (pairs split between them);
 ``--web 1 2`` runs one, then two, for each size in the same script run.
 ``--web-cores 0.5`` holds each daphne to half a core (a CPU cgroup each, as root), so that
@@ -651,7 +654,18 @@ async def echo_server(port: int) -> None:
         await asyncio.Future()
 
 
-async def drive_echo(url: str, pairs: int, think, seconds: float) -> list[float]:
+#: Plies of one of the benchmark's games (its players' moves always end it there).
+GAME_PLIES = 16
+
+
+async def drive_echo(
+    url: str, pairs: int, think, seconds: float, plies: int | None = GAME_PLIES
+) -> list[float]:
+    """Round trips of the echo, with the site's clients' pattern: a pair of sockets per
+    game, each message sent by one and received by both, after a think; and, with
+    ``plies``, every ``plies`` messages both sockets close and a new pair opens (the
+    site's players close a finished game's page and open the next), so the clients' own
+    cost of those waves is in the floor too. ``plies=None``: one pair for the whole run."""
     from websockets.asyncio.client import connect
 
     rtts: list[float] = []
@@ -667,17 +681,20 @@ async def drive_echo(url: str, pairs: int, think, seconds: float) -> list[float]
             return False
         return True
 
-    async def pair(index: int):
-        sockets = [await connect(f"{url}/pair/{index}", open_timeout=60) for _ in range(2)]
+    async def game(index: int, number: int) -> None:
+        """One game's pair of sockets, until ``plies`` messages (or the run) are done."""
+        room = f"{url}/pair/{index}/{number}"
+        sockets = [await connect(room, open_timeout=60) for _ in range(2)]
         ply = 0
         try:
             # Until both sockets are in the room, a message reaches only one of them.
             while time.monotonic() < stop_at:
-                ply += 1
+                ply -= 1
                 await sockets[0].send(json.dumps({"ply": ply}))
                 if await both_receive(sockets, ply):
                     break
-            while time.monotonic() < stop_at:
+            ply = 0
+            while time.monotonic() < stop_at and (plies is None or ply < plies):
                 await asyncio.sleep(think())
                 ply += 1
                 sent = time.monotonic()
@@ -687,6 +704,12 @@ async def drive_echo(url: str, pairs: int, think, seconds: float) -> list[float]
         finally:
             for ws in sockets:
                 await ws.close()
+
+    async def pair(index: int) -> None:
+        number = 0
+        while time.monotonic() < stop_at:
+            await game(index, number)
+            number += 1
 
     await asyncio.gather(*(pair(i) for i in range(pairs)), return_exceptions=True)
     return rtts
@@ -870,6 +893,12 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
         echo_rtts = asyncio.run(
             drive_echo(f"ws://127.0.0.1:{echo_port}", games, think_time(args), args.seconds)
         )
+        # As every round up to the twelfth measured it: the pairs never close.
+        echo_steady_rtts = asyncio.run(
+            drive_echo(
+                f"ws://127.0.0.1:{echo_port}", games, think_time(args), args.seconds, plies=None
+            )
+        )
     finally:
         echo.terminate()
         echo.wait()
@@ -924,6 +953,7 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
         **({"redis_restart": site["fault"]} if "fault" in site else {}),
         "echo_p50_ms": ms(percentile(echo_rtts, 0.5)),
         "echo_p99_ms": ms(percentile(echo_rtts, 0.99)),
+        "echo_steady_p99_ms": ms(percentile(echo_steady_rtts, 0.99)),
     }
 
 
