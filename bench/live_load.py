@@ -821,13 +821,14 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
     webs = [start(root, "web", {**env, "PORT": str(each)}, args.logs) for each in ports]
     procs.update({f"web{index}": web for index, web in enumerate(webs)})
     quotas = []
-    if args.web_cores:
-        for index, web in enumerate(webs):
-            quotas.append(CpuQuota(f"web{index}", args.web_cores))
-            quotas[-1].hold(web.pid)
     echo_port = free_port()
     echo = subprocess.Popen([sys.executable, __file__, "--echo-server", str(echo_port)])
     try:
+        # Inside the try: a cgroup that cannot be made still stops every process started.
+        for index, web in enumerate(webs):
+            if args.web_cores:
+                quotas.append(CpuQuota(f"web{index}", args.web_cores))
+                quotas[-1].hold(web.pid)
         for each, web in zip(ports, webs, strict=True):
             wait_listening(each, web)
         wait_listening(echo_port, echo)
