@@ -26,8 +26,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import secrets
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -37,12 +35,15 @@ sys.path.insert(0, str(HERE))
 
 from live_load import (  # noqa: E402
     CLOCK_TICKS,
+    bench_urls,
     cpu_seconds,
     database_fresh,
     django_ready,
     group_cpu,
     processes_where,
+    production_env,
     redis_cpu,
+    set_up_in_child,
     start,
     stat_fields,
     stop,
@@ -113,41 +114,19 @@ def queues_empty(redis_url: str) -> None:
 
 
 def run_level(args, root: Path, level: str, concurrency: int) -> dict:
-    database_url = os.environ.get(
-        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/topiary_bench"
-    )
-    redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/15")
+    database_url, redis_url = bench_urls()
     database_fresh(database_url)
     queues_empty(redis_url)
-    env = {
-        "DEBUG": "0",
-        "SECRET_KEY": secrets.token_urlsafe(40),
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DATABASE_URL": database_url,
-        "REDIS_URL": redis_url,
-        "PORT": "0",
-        "BOT_BUDGET": str(args.budget),
-        "BOT_CONCURRENCY": str(concurrency),
-        "CELERY_CONCURRENCY": "1",
-        "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "WARNING"),
-        "PYTHONUNBUFFERED": "1",
-    }
-    count = args.games or GAMES_PER_PROCESS[level] * concurrency
-    setup = subprocess.run(
-        [
-            sys.executable,
-            __file__,
-            "--setup",
-            f"{args.kind}:{level}:{count}",
-            "--root",
-            str(root),
-        ],
-        env={**os.environ, **env},
-        capture_output=True,
-        text=True,
-        check=True,
+    env = production_env(
+        database_url,
+        redis_url,
+        PORT="0",
+        BOT_BUDGET=str(args.budget),
+        BOT_CONCURRENCY=str(concurrency),
+        CELERY_CONCURRENCY="1",
     )
-    game_ids = json.loads(setup.stdout.strip().splitlines()[-1])
+    count = args.games or GAMES_PER_PROCESS[level] * concurrency
+    game_ids = set_up_in_child(__file__, root, f"{args.kind}:{level}:{count}", env)
     procs = {name: start(root, name, env, args.logs) for name in ("bots", "worker")}
     try:
         time.sleep(args.warmup)

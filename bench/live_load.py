@@ -217,6 +217,41 @@ def django_ready(root: Path, env: dict) -> None:
     call_command("migrate", verbosity=0)
 
 
+def bench_urls() -> tuple[str, str]:
+    """(``BENCH_DATABASE_URL``, ``BENCH_REDIS_URL``), or their defaults."""
+    return (
+        os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/topiary_bench"),
+        os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/15"),
+    )
+
+
+def production_env(database_url: str, redis_url: str, **extra: str) -> dict[str, str]:
+    """The Procfile processes' environment: production settings on these servers."""
+    return {
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(40),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "WARNING"),
+        "PYTHONUNBUFFERED": "1",
+        **extra,
+    }
+
+
+def set_up_in_child(script: str, root: Path, setup: str, env: dict[str, str]):
+    """What ``script --setup SETUP --root ROOT`` prints last, as JSON: Django is configured
+    once per process, with that root's code, so the set-up runs in a child."""
+    done = subprocess.run(
+        [sys.executable, script, "--setup", setup, "--root", str(root)],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def games_create(pairs: int, per_pair: int) -> list[dict]:
     """Per pair of players: their session cookies and the ids of the games they will play."""
     from django.contrib.auth import get_user_model
@@ -771,10 +806,7 @@ def think_time(args):
 
 
 def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
-    database_url = os.environ.get(
-        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/topiary_bench"
-    )
-    redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/15")
+    database_url, redis_url = bench_urls()
     own_redis = None
     if args.redis_restart:
         own_redis = OwnRedis(args.logs)
@@ -786,28 +818,15 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
 
         redis.Redis.from_url(redis_url).flushdb()
     port = free_port()
-    env = {
-        "DEBUG": "0",
-        "SECRET_KEY": secrets.token_urlsafe(40),
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "SECURE_SSL_REDIRECT": "0",
-        "DATABASE_URL": database_url,
-        "REDIS_URL": redis_url,
-        "PORT": str(port),
-        "HOST": "127.0.0.1",
-        "CELERY_BEAT_SCHEDULE_FILENAME": str(args.logs / f"beat-{port}"),
-        "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "WARNING"),
-        "PYTHONUNBUFFERED": "1",
-    }
-    # Set up in a child: Django is configured once per process, with that root's code.
-    setup = subprocess.run(
-        [sys.executable, __file__, "--setup", str(games), "--root", str(root)],
-        env={**os.environ, **env},
-        capture_output=True,
-        text=True,
-        check=True,
+    env = production_env(
+        database_url,
+        redis_url,
+        SECURE_SSL_REDIRECT="0",
+        PORT=str(port),
+        HOST="127.0.0.1",
+        CELERY_BEAT_SCHEDULE_FILENAME=str(args.logs / f"beat-{port}"),
     )
-    pairs = json.loads(setup.stdout.strip().splitlines()[-1])
+    pairs = set_up_in_child(__file__, root, str(games), env)
     # An idle hold needs no workers; without them it can share a Redis db with a bench run
     # (set CHANNEL_PREFIX / CACHE_PREFIX apart) without either's workers taking the other's tasks.
     processes = [
