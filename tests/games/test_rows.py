@@ -7,6 +7,7 @@ import time
 
 import pytest
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from games import rows, selectors, services
 from games.models import Game, Seat
@@ -131,8 +132,6 @@ def test_a_locked_read_sees_the_seats_the_writer_it_waited_for_committed(make_pl
 def test_a_bot_reads_its_game_in_one_statement_before_it_thinks(make_player, monkeypatch):
     """The bot's turn reads the game unlocked to think (the strong bot thinks for a
     second), then under the lock to play: the first read is one statement too."""
-    from django.test.utils import CaptureQueriesContext
-
     game = bot_to_move(make_player(), kind="topiary")
     read_before_thinking = []
     choose = services.bot_choose

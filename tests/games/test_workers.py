@@ -10,6 +10,8 @@ import time
 from datetime import timedelta
 
 import pytest
+import redis
+from django.db import connection
 
 from engine.games import game_module
 from games import selectors, services
@@ -302,8 +304,6 @@ def _bots_play_each_other(games: int) -> list[Game]:
 
 def _sessions_opened() -> int:
     """Connections PostgreSQL has accepted to the test database so far."""
-    from django.db import connection
-
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_stat_clear_snapshot()")
         cursor.execute("SELECT sessions FROM pg_stat_database WHERE datname = current_database()")
@@ -315,8 +315,6 @@ def test_the_workers_keep_their_database_and_redis_connections_from_task_to_task
 ):
     # Every bot move and every scoring is a task. Celery's Django fixup used to close the
     # connection pool around each one, and each push opened a Redis connection of its own.
-    import redis
-
     broker = redis.Redis.from_url(redis_url)
     warm = _bots_play_each_other(1)  # the pool processes connect once, for good
     for game in warm:
