@@ -9,7 +9,8 @@ Production: set ``SECRET_KEY`` (DEBUG then defaults to off, cookies become
 secure, HSTS is on) and ``ALLOWED_HOSTS``; ``CSRF_TRUSTED_ORIGINS``,
 ``SECURE_SSL_REDIRECT``, ``SECURE_HSTS_SECONDS``, ``STATIC_ROOT``,
 ``DATABASE_POOL_MAX``, ``DATABASE_POOL_TIMEOUT``, ``HTTP_CONCURRENCY``,
-``SOCKET_DB_THREADS``, ``SETTLE_HEAP``, ``CHANNEL_GROUP_EXPIRY``, ``CHANNEL_REDIS_MAX_CONNECTIONS``,
+``SOCKET_DB_THREADS``, ``SOCKET_PAGE_THREADS``, ``SETTLE_HEAP``, ``CHANNEL_GROUP_EXPIRY``,
+``CHANNEL_REDIS_MAX_CONNECTIONS``,
 ``CHANNEL_CAPACITY``,
 ``SOCKET_MESSAGE_LIMIT``, ``SOCKET_MESSAGE_WINDOW``, ``SOCKETS_PER_USER``, ``CHAT_*``,
 ``SQLITE_PATH``, ``LOGIN_FAILURE_LIMIT``, ``LOGIN_FAILURE_WINDOW`` (seconds),
@@ -371,6 +372,10 @@ HTTP_CONCURRENCY = int(env("HTTP_CONCURRENCY", "8"))
 # Threads for websocket database work per process (games.consumers). With
 # HTTP_CONCURRENCY they must fit in DATABASE_POOL_MAX, leaving a few for the rest.
 SOCKET_DB_THREADS = int(env("SOCKET_DB_THREADS", "8"))
+# Of those, how many a page's calls (sign-in, snapshot, presence) may hold at once (0: all).
+# The rest stay free for moves: in a wave of game ends a move then shares the interpreter
+# with two page calls, not seven (docs/BENCHMARKS.md, "Issue 12, thirteenth round").
+SOCKET_PAGE_THREADS = int(env("SOCKET_PAGE_THREADS", "2")) or None
 # Servers freeze the heap they loaded and collect young objects in larger batches
 # (topiary_site/heap.py). Not under pytest: its process loads the application halfway
 # through a session, and the servers the tests start are processes of their own.

@@ -73,3 +73,40 @@ def test_a_cancelled_call_never_runs(one_thread):
     release.set()
     kept.result(timeout=10)
     assert ran == ["kept"]
+
+
+def test_a_storm_of_page_calls_leaves_threads_free_for_actions():
+    """Pages' calls run on at most ``at_once`` threads: with the others free, a move does
+    not share the interpreter with a whole pool of page calls, nor wait for one to end."""
+    clock = Clock()
+    threads = RankedThreads(2, "test-capped", clock=clock)
+    page = threads.lane(0.25, at_once=1)
+    action = threads.lane(0.0)
+    release, ran = threading.Event(), []
+    busy = page.submit(release.wait)
+    waiting = page.submit(ran.append, "snapshot")
+    clock.now += 1.0  # the snapshot is long due: uncapped, it would take the free thread
+    move = action.submit(ran.append, "move")
+    move.result(timeout=10)
+    assert ran == ["move"]
+    assert not waiting.done()
+    release.set()
+    waiting.result(timeout=10)
+    busy.result(timeout=10)
+    assert ran == ["move", "snapshot"]
+
+
+def test_a_capped_lane_still_uses_every_thread_it_is_allowed():
+    threads = RankedThreads(3, "test-capped-wide")
+    page = threads.lane(0.0, at_once=2)
+    both_running, release = threading.Barrier(3), threading.Event()
+
+    def hold():
+        both_running.wait(timeout=10)
+        release.wait(timeout=10)
+
+    held = [page.submit(hold), page.submit(hold)]
+    both_running.wait(timeout=10)  # would time out if the lane ran one call at a time
+    release.set()
+    for future in held:
+        future.result(timeout=10)
