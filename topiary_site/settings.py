@@ -372,7 +372,8 @@ HTTP_CONCURRENCY = int(env("HTTP_CONCURRENCY", "8"))
 # Threads for websocket database work per process (games.consumers). With
 # HTTP_CONCURRENCY they must fit in DATABASE_POOL_MAX, leaving a few for the rest.
 SOCKET_DB_THREADS = int(env("SOCKET_DB_THREADS", "8"))
-# Of those, how many a page's calls (sign-in, snapshot, presence) may hold at once (0: all).
+# Of those, how many a page's calls (sign-in, snapshot, presence) may hold at once (0: all
+# but one; one thread is always kept for moves, socket_db.pages_at_once).
 # The rest stay free for moves: in a wave of game ends a move then shares the interpreter
 # with two page calls, not seven (docs/BENCHMARKS.md, "Issue 12, thirteenth round").
 SOCKET_PAGE_THREADS = int(env("SOCKET_PAGE_THREADS", "2")) or None

@@ -143,6 +143,14 @@ class _Lane:
         return self.threads._submit(self, fn, args, kwargs)
 
 
+def pages_at_once(threads: int, pages: int | None) -> int | None:
+    """How many of ``threads`` a page's calls may hold: ``pages``, but one thread always
+    stays free for moves (with a single thread, pages cannot be held off it)."""
+    if threads <= 1:
+        return None
+    return min(pages or threads, threads - 1)
+
+
 _threads = RankedThreads(settings.SOCKET_DB_THREADS, "socket-db")
 
 #: The event loop whose socket this thread works for, or None (``games.live`` hands its
@@ -153,7 +161,9 @@ serving_loop = _threads.serving_loop
 db = functools.partial(
     database_sync_to_async,
     thread_sensitive=False,
-    executor=_threads.lane(SLACK, settings.SOCKET_PAGE_THREADS),
+    executor=_threads.lane(
+        SLACK, pages_at_once(settings.SOCKET_DB_THREADS, settings.SOCKET_PAGE_THREADS)
+    ),
 )
 #: ``db_urgent(function)(*args)``: the same for a player's action, ahead of the rest.
 db_urgent = functools.partial(
