@@ -372,11 +372,11 @@ HTTP_CONCURRENCY = int(env("HTTP_CONCURRENCY", "8"))
 # Threads for websocket database work per process (games.consumers). With
 # HTTP_CONCURRENCY they must fit in DATABASE_POOL_MAX, leaving a few for the rest.
 SOCKET_DB_THREADS = int(env("SOCKET_DB_THREADS", "8"))
-# Of those, how many a page's calls (sign-in, snapshot, presence) may hold at once (0: all
-# but one; one thread is always kept for moves, socket_db.pages_at_once).
-# The rest stay free for moves: in a wave of game ends a move then shares the interpreter
-# with two page calls, not seven (docs/BENCHMARKS.md, "Issue 12, thirteenth round").
-SOCKET_PAGE_THREADS = int(env("SOCKET_PAGE_THREADS", "2")) or None
+# Of those, how many a page's calls (sign-in, snapshot, presence) may hold at once; the
+# rest, and always at least one, stay free for moves (0: all but one; socket_db.pages_at_once).
+# In a wave of game ends a move then shares the interpreter with two page calls, not seven
+# (docs/BENCHMARKS.md, "Issue 12, thirteenth round").
+SOCKET_PAGE_THREADS = int(env("SOCKET_PAGE_THREADS", "2"))
 # Servers freeze the heap they loaded and collect young objects in larger batches
 # (topiary_site/heap.py). Not under pytest: its process loads the application halfway
 # through a session, and the servers the tests start are processes of their own.

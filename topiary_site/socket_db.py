@@ -143,9 +143,10 @@ class _Lane:
         return self.threads._submit(self, fn, args, kwargs)
 
 
-def pages_at_once(threads: int, pages: int | None) -> int | None:
-    """How many of ``threads`` a page's calls may hold: ``pages``, but one thread always
-    stays free for moves (with a single thread, pages cannot be held off it)."""
+def pages_at_once(threads: int, pages: int) -> int | None:
+    """How many of ``threads`` a page's calls may hold: ``pages`` (0: any number), but one
+    thread always stays free for moves (with a single thread, pages cannot be held off
+    it: None, no limit)."""
     if threads <= 1:
         return None
     return min(pages or threads, threads - 1)

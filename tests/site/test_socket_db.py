@@ -114,7 +114,7 @@ def test_a_capped_lane_still_uses_every_thread_it_is_allowed():
 
 @pytest.mark.parametrize(
     ("threads", "pages", "at_once"),
-    [(8, 2, 2), (8, None, 7), (2, 2, 1), (3, 4, 2), (1, 2, None)],
+    [(8, 2, 2), (8, 0, 7), (2, 2, 1), (3, 4, 2), (1, 2, None)],
 )
 def test_pages_always_leave_a_thread_for_moves(threads, pages, at_once):
     assert pages_at_once(threads, pages) == at_once
