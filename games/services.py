@@ -33,9 +33,11 @@ from engine.errors import EngineError
 from engine.games import game_definition
 from games import engine_text, frames, held, live, rows, user_events
 from games.models import Game, Seat
+from games.score_batches import ScoreBatches
 from games.signals import game_finished, game_scored
 from games.thinking import bot_choose
 from topiary_site import metrics
+from topiary_site.socket_db import serving_loop
 from topiary_site.text import sentence
 
 #: Longest move text accepted (the longest legal notation is far shorter).
@@ -197,8 +199,16 @@ def _queue_bot(game: Game) -> None:
     transaction.on_commit(lambda: _task_queue("bot_move", game_id, ply), robust=True)
 
 
+#: Scorings of games ended on a socket, queued in batches (``games.score_batches``).
+_score_batches = ScoreBatches(lambda game_ids: _task_queue("games_score", game_ids))
+
+
 def _queue_score(game: Game) -> None:
     game_id = game.pk
+    if serving_loop() is not None and not settings.CELERY_TASK_ALWAYS_EAGER:
+        # A socket's move: off its thread, with the rest of the wave of game ends.
+        transaction.on_commit(lambda: _score_batches.add(game_id))
+        return
     transaction.on_commit(lambda: _task_queue("game_score", game_id), robust=True)
 
 

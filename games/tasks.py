@@ -4,11 +4,15 @@ Payloads never carry hidden information: a task reads what it needs from the
 database. Every task is safe to run twice.
 """
 
+import logging
+
 from celery import shared_task
 
 from games import seeks, services
 from topiary_site.celery import DURABLE
 from topiary_site.logs import about_game
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(**DURABLE)
@@ -34,6 +38,23 @@ def game_score(game_id: int) -> None:
         except services.Refused as refusal:
             if refusal.code != "not_found":
                 raise
+
+
+@shared_task(**DURABLE)
+def games_score(game_ids: list[int]) -> None:
+    """Score each of a batch of finished games (``games.score_batches``); a game that
+    fails is left to the sweep, the others are scored."""
+    for game_id in game_ids:
+        with about_game(game_id):
+            try:
+                services.game_score(game_id=game_id)
+            except services.Refused as refusal:
+                if refusal.code != "not_found":
+                    log.warning("scoring refused (%s); the sweep queues it again", refusal.code)
+            except DURABLE["autoretry_for"]:
+                raise  # the batch is tried again; a game scored already is not scored twice
+            except Exception:
+                log.exception("scoring failed; the sweep queues it again")
 
 
 @shared_task(acks_late=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import signal
@@ -15,8 +16,10 @@ from django.db import connection
 
 from engine.games import game_module
 from games import selectors, services
+from games.actions import action_run
 from games.models import Game
 from tests.games.conftest import every_player_moves, live_game
+from topiary_site.socket_db import db_urgent
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -225,6 +228,36 @@ def test_the_sweep_requeues_a_scoring_that_was_lost(celery_worker, make_player, 
     assert services.games_sweep()["scores_requeued"] == 1
     game = wait_for(game, lambda g: g.result is not None)
     assert game.result["ranks"] == [2, 1]
+
+
+def test_games_that_end_together_on_sockets_are_scored_from_one_batch(
+    celery_worker, make_player, monkeypatch
+):
+    pairs = [(make_player(), make_player()) for _ in range(3)]
+    games = [every_player_moves(live_game(list(pair), rated=True), pair) for pair in pairs]
+    batches = []
+    publish = services._score_batches.publish
+
+    def published(game_ids):
+        batches.append(sorted(game_ids))
+        publish(game_ids)  # to the real broker, for the real worker
+
+    monkeypatch.setattr(services._score_batches, "publish", published)
+
+    async def resign_on_sockets():
+        # As each player's socket does: the request runs on the socket database threads.
+        return await asyncio.gather(
+            *(
+                db_urgent(action_run)(game.pk, ann, "resign", {})
+                for game, (ann, _) in zip(games, pairs, strict=True)
+            )
+        )
+
+    assert asyncio.run(resign_on_sockets()) == [None, None, None]
+    for game in games:
+        game = wait_for(game, lambda g: g.result is not None)
+        assert game.result["ranks"] == [2, 1]
+    assert batches == [sorted(game.pk for game in games)]
 
 
 def test_beat_flags_a_clock_that_ran_out_with_nobody_watching(
