@@ -63,6 +63,10 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         super().__init__(*args, **kwargs)
         #: Channels of this process (``new_channel``) that a consumer still receives on.
         self.local_open: set[str] = set()
+        #: The groups of this process's channels, each way: a group's local members get
+        #: its messages without Redis's list of members.
+        self.local_members: dict[str, set[str]] = {}
+        self.local_groups: dict[str, set[str]] = {}
         self.local_prefix = f"specific.{self.client_prefix}!"
         self._inbox_reader: asyncio.Task | None = None
         self._inbox_loop: asyncio.AbstractEventLoop | None = None
@@ -82,6 +86,15 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         """The consumer of ``channel`` ended: later messages to it are dropped, its queue freed."""
         self.local_open.discard(channel)
         self.receive_buffer.pop(channel, None)
+        for group in self.local_groups.pop(channel, ()):
+            self._local_leave(group, channel)
+
+    def _local_leave(self, group: str, channel: str) -> None:
+        members = self.local_members.get(group)
+        if members is not None:
+            members.discard(channel)
+            if not members:
+                del self.local_members[group]
 
     def _deliver_local(self, channel: str, message: dict) -> None:
         if channel in self.local_open:
@@ -156,6 +169,8 @@ class RedisChannelLayer(BaseRedisChannelLayer):
 
     async def flush(self):
         await self._inbox_reader_stop()
+        self.local_members.clear()
+        self.local_groups.clear()
         await super().flush()
 
     async def close_pools(self):
@@ -171,6 +186,29 @@ class RedisChannelLayer(BaseRedisChannelLayer):
 
     # ------------------------------------------------------------------ groups
 
+    async def group_add(self, group, channel):
+        """channels_redis's ``group_add`` in one round trip (it makes two), noting a channel
+        of this process as a local member first."""
+        assert self.require_valid_group_name(group), "Group name not valid"
+        assert self.require_valid_channel_name(channel), "Channel name not valid"
+        if channel.startswith(self.local_prefix) and channel in self.local_open:
+            self.local_members.setdefault(group, set()).add(channel)
+            self.local_groups.setdefault(channel, set()).add(group)
+        key = self._group_key(group)
+        pipe = self.connection(self.consistent_hash(group)).pipeline(transaction=False)
+        pipe.zadd(key, {channel: time.time()})
+        pipe.expire(key, self.group_expiry)
+        await pipe.execute()
+
+    async def group_discard(self, group, channel):
+        self._local_leave(group, channel)
+        groups = self.local_groups.get(channel)
+        if groups is not None:
+            groups.discard(group)
+            if not groups:
+                del self.local_groups[channel]
+        await super().group_discard(group, channel)
+
     async def group_send(self, group, message):
         await self.group_send_many([(group, message)])
 
@@ -184,15 +222,21 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         channels' old messages, then a Lua send whose source it uploads every time): a
         move's push to a game's seats and spectators was a dozen. Here one pipeline
         lists every group's channels and one cached Lua script (``EVALSHA``) expires old
-        messages and adds the new ones, with the same capacity rule; channels of this
-        process get the message straight into their queues. One Redis host only (the
-        site's set-up); with several, each group goes through channels_redis's
+        messages and adds the new ones, with the same capacity rule. One Redis host only
+        (the site's set-up); with several, each group goes through channels_redis's
         ``group_send``.
+
+        Channels of this process get the message straight into their queues before the
+        first round trip: when many pages open and close at once, every await on the
+        event loop waits behind all of their work, and a move's frame waited for the list
+        of members that this process already knew (docs/BENCHMARKS.md, "Issue 12,
+        fourteenth round").
         """
         if self.ring_size != 1:
             for group, message in sends:
                 await super().group_send(group, message() if callable(message) else message)
             return
+        sends = [(group, self._send_local(group, message)) for group, message in sends]
         connection = self.connection(0)
         now = time.time()
         pipe = connection.pipeline(transaction=False)
@@ -206,20 +250,17 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         messages: list[bytes] = []
         capacities: list[int] = []
         for (_, message), names in zip(sends, members, strict=True):
-            if not names:
+            # This process's own members have theirs already (or left since).
+            remote = [
+                name
+                for name in (name.decode("utf8") for name in names)
+                if not name.startswith(self.local_prefix)
+            ]
+            if not remote:
                 continue
             if callable(message):
                 # Built only now that the group is known to have members (games.live).
                 message = message()
-            remote = []
-            for name in names:
-                name = name.decode("utf8")
-                if name.startswith(self.local_prefix):
-                    self._deliver_local(name, message)
-                else:
-                    remote.append(name)
-            if not remote:
-                continue
             _, key_messages, key_capacities = self._map_channel_keys_to_connection(remote, message)
             for key, serialized in key_messages.items():
                 keys.append(key)
@@ -237,6 +278,18 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         )
         if over:
             log.info("%s of %s channels over capacity", over, len(keys))
+
+    def _send_local(self, group: str, message):
+        """Deliver ``message`` to the group's members in this process; the message, built
+        if it was built here."""
+        members = self.local_members.get(group)
+        if not members:
+            return message
+        if callable(message):
+            message = message()
+        for channel in list(members):
+            self._deliver_local(channel, message)
+        return message
 
 
 #: KEYS: channel keys (a key may repeat); ARGV: a message per key, a capacity per key,

@@ -184,3 +184,43 @@ async def test_the_inbox_reader_stops_when_cancelled_even_if_a_redis_read_swallo
     finally:
         receiving.cancel()
         await layer.close_pools()
+
+
+async def test_a_member_in_this_process_gets_a_group_message_without_waiting_for_redis(
+    redis_url, prefix
+):
+    """When many pages open and close at once the event loop is slow to come back to any
+    await: a move's frame for a socket of this process does not wait on Redis's list of
+    the group's members (here, Redis holds every client for two seconds)."""
+    web = process_layer(redis_url, prefix)
+    here = await web.new_channel()
+    await web.group_add("game-4-seat-0", here)
+    try:
+        redis.Redis.from_url(redis_url).client_pause(2000)
+        sending = asyncio.ensure_future(
+            web.group_send("game-4-seat-0", {"type": "frame", "text": "ply 9"})
+        )
+        assert await receive(web, here) == {"type": "frame", "text": "ply 9"}
+        assert not sending.done(), "the message waited for Redis"
+        await sending
+    finally:
+        await web.flush()
+
+
+async def test_a_channel_that_left_its_group_or_closed_gets_nothing_more_from_it(redis_url, prefix):
+    web = process_layer(redis_url, prefix)
+    leaving, closing, staying = [await web.new_channel() for _ in range(3)]
+    for channel in (leaving, closing, staying):
+        await web.group_add("game-5-watch", channel)
+    await web.group_discard("game-5-watch", leaving)
+    web.channel_closed(closing)
+    try:
+        await web.group_send("game-5-watch", {"type": "frame", "text": "ply 2"})
+        assert (await receive(web, staying))["text"] == "ply 2"
+        with pytest.raises(asyncio.TimeoutError):
+            await asyncio.wait_for(web.receive(leaving), timeout=0.5)
+        assert web.local_members == {"game-5-watch": {staying}}
+        web.channel_closed(staying)
+        assert web.local_members == {} and web.local_groups == {}
+    finally:
+        await web.flush()
