@@ -56,7 +56,7 @@ def tournament_group(tournament_id: int) -> str:
 Event = dict | Callable[[], dict]
 
 
-async def _send_all(events: list[tuple[str, Event]]) -> None:
+async def _send_all(events: list[tuple[str, Event]], *, here_done: bool = False) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
@@ -64,16 +64,17 @@ async def _send_all(events: list[tuple[str, Event]]) -> None:
     if send_many is not None:
         # The Redis layer sends them all in two round trips (topiary_site.channel_layer),
         # and builds a lazy event only for a group it finds members in.
-        await send_many(events)
+        await (send_many(events, here_done=True) if here_done else send_many(events))
         return
     for group, event in events:
         await layer.group_send(group, event() if callable(event) else event)
 
 
-async def send_logged(events: list[tuple[str, Event]]) -> None:
-    """Send each ``(group, event)`` from the event loop; a failure is logged, never raised."""
+async def send_logged(events: list[tuple[str, Event]], *, here_done: bool = False) -> None:
+    """Send each ``(group, event)`` from the event loop; a failure is logged, never raised.
+    ``here_done``: the sockets of this process have theirs (``_Outbox``)."""
     try:
-        await _send_all(events)
+        await _send_all(events, here_done=here_done)
     except Exception as error:
         groups = ", ".join(group for group, _ in events)
         log.warning("push to %s failed, clients will resync: %r", groups, error)
@@ -83,6 +84,12 @@ class _Outbox:
     """Pushes handed to an event loop by the socket database threads, sent from the loop in
     the order they were handed over; what queues up while a send is out goes in the next
     send together.
+
+    A push's frames for this process's own sockets go into their queues as it arrives
+    (the Redis layer's ``group_send_here``); only the rest waits for the send before it.
+    When many pages open and close at once, each send's Redis round trip waited behind
+    all of their work on the loop, and the frames of the moves that came meanwhile
+    waited for it (docs/BENCHMARKS.md, "Issue 12, fourteenth round").
 
     At most ``OUTBOX_LIMIT`` pushes wait or are out at once: a thread handing over one
     more waits for room. Without that bound the threads committed moves faster than the
@@ -107,6 +114,14 @@ class _Outbox:
             raise
 
     def _arrive(self, events: list[tuple[str, Event]]) -> None:
+        send_here = getattr(get_channel_layer(), "group_send_here", None)
+        if send_here is not None:
+            try:
+                events = send_here(events)
+            except Exception as error:
+                groups = ", ".join(group for group, _ in events)
+                log.warning("push to %s failed, clients will resync: %r", groups, error)
+                events = []
         self.waiting.append(events)
         if self.sending is None:
             self.sending = self.loop.create_task(self._send_waiting())
@@ -116,7 +131,10 @@ class _Outbox:
             while self.waiting:
                 pushes, self.waiting = self.waiting, []
                 try:
-                    await send_logged([event for events in pushes for event in events])
+                    await send_logged(
+                        [event for events in pushes for event in events],
+                        here_done=hasattr(get_channel_layer(), "group_send_here"),
+                    )
                 finally:
                     for _ in pushes:
                         self.room.release()

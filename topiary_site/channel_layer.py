@@ -212,7 +212,17 @@ class RedisChannelLayer(BaseRedisChannelLayer):
     async def group_send(self, group, message):
         await self.group_send_many([(group, message)])
 
-    async def group_send_many(self, sends: list[tuple[str, dict]]) -> None:
+    def group_send_here(self, sends: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
+        """The first part of ``group_send_many``, at once and without awaiting: each
+        group's members in this process get their message. The sends come back for
+        ``group_send_many(..., here_done=True)``, a message built here built."""
+        if self.ring_size != 1:
+            return sends
+        return [(group, self._send_local(group, message)) for group, message in sends]
+
+    async def group_send_many(
+        self, sends: list[tuple[str, dict]], *, here_done: bool = False
+    ) -> None:
         """``group_send`` of each ``(group, message)``, in two Redis round trips in all.
 
         A message may come as a function that builds it, called only if its group has
@@ -236,7 +246,8 @@ class RedisChannelLayer(BaseRedisChannelLayer):
             for group, message in sends:
                 await super().group_send(group, message() if callable(message) else message)
             return
-        sends = [(group, self._send_local(group, message)) for group, message in sends]
+        if not here_done:
+            sends = self.group_send_here(sends)
         connection = self.connection(0)
         now = time.time()
         pipe = connection.pipeline(transaction=False)

@@ -4,11 +4,15 @@ order, without holding the thread (games.live.push)."""
 from __future__ import annotations
 
 import asyncio
+import uuid
 
 import pytest
+import redis
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from games import live
+from topiary_site.channel_layer import RedisChannelLayer
+from topiary_site.settings import channel_layer_host
 from topiary_site.socket_db import db
 
 pytestmark = pytest.mark.django_db
@@ -136,5 +140,52 @@ def test_a_thread_waits_for_room_when_the_loop_is_behind_on_its_pushes(settings)
         await until(lambda: sum(len(sent) for sent in layer.sends) == pushes)
         sent = [frame["text"] for batch in layer.sends for _, frame in batch]
         assert sent == [str(number) for number in range(pushes)]
+
+    asyncio.run(scenario())
+
+
+class NotedRedisLayer(RedisChannelLayer):
+    """The site's Redis layer, noting each ``group_send_many`` once it has returned."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.returned: list[list[str]] = []
+
+    async def group_send_many(self, sends, **kwargs):
+        await super().group_send_many(sends, **kwargs)
+        self.returned.append([group for group, _ in sends])
+
+
+@pytest.mark.redis
+def test_a_frame_for_a_socket_of_this_process_does_not_wait_for_an_earlier_push(
+    settings, redis_url
+):
+    """The first push's send is out, waiting for Redis (held for two seconds here, as a
+    busy event loop holds it when many pages open and close at once); a move's frame for
+    a socket of this process, pushed after it, arrives meanwhile."""
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "tests.games.test_live_outbox.NotedRedisLayer",
+            "CONFIG": {"hosts": [channel_layer_host(redis_url)], "prefix": uuid.uuid4().hex},
+        }
+    }
+
+    async def scenario():
+        layer = get_channel_layer()
+        socket = await layer.new_channel()
+        await layer.group_add(live.seat_group(8, 0), socket)
+        try:
+            redis.Redis.from_url(redis_url).client_pause(2000)
+            await db(live.push)([(live.watchers_group(8), event("for spectators"))])
+            await db(live.push)([(live.seat_group(8, 0), event("ply 4"))])
+            received = await asyncio.wait_for(layer.receive(socket), 10)
+            assert received == event("ply 4")
+            assert layer.returned == [], "the frame waited for the push before it"
+            # Both sends go out, in order, once Redis answers again.
+            await until(lambda: len(layer.returned) == 2)
+            assert layer.returned == [[live.watchers_group(8)], [live.seat_group(8, 0)]]
+        finally:
+            await layer.flush()
+            await layer.close_pools()
 
     asyncio.run(scenario())
