@@ -76,8 +76,12 @@ async def send_logged(events: list[tuple[str, Event]], *, here_done: bool = Fals
     try:
         await _send_all(events, here_done=here_done)
     except Exception as error:
-        groups = ", ".join(group for group, _ in events)
-        log.warning("push to %s failed, clients will resync: %r", groups, error)
+        _push_failed(events, error)
+
+
+def _push_failed(events: list[tuple[str, Event]], error: Exception) -> None:
+    groups = ", ".join(group for group, _ in events)
+    log.warning("push to %s failed, clients will resync: %r", groups, error)
 
 
 class _Outbox:
@@ -119,8 +123,7 @@ class _Outbox:
             try:
                 events = send_here(events)
             except Exception as error:
-                groups = ", ".join(group for group, _ in events)
-                log.warning("push to %s failed, clients will resync: %r", groups, error)
+                _push_failed(events, error)
                 events = []
         self.waiting.append(events)
         if self.sending is None:

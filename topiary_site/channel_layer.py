@@ -55,6 +55,15 @@ async def _unswallowed(redis_call):
         raise
 
 
+def _unindex(index: dict[str, set[str]], key: str, value: str) -> None:
+    """Take ``value`` out of ``index[key]``, and the key out once its set is empty."""
+    entries = index.get(key)
+    if entries is not None:
+        entries.discard(value)
+        if not entries:
+            del index[key]
+
+
 class RedisChannelLayer(BaseRedisChannelLayer):
     """channels_redis's layer on a pool that waits for a connection instead of failing,
     delivering to this process's own channels without Redis."""
@@ -86,15 +95,13 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         """The consumer of ``channel`` ended: later messages to it are dropped, its queue freed."""
         self.local_open.discard(channel)
         self.receive_buffer.pop(channel, None)
-        for group in self.local_groups.pop(channel, ()):
+        for group in list(self.local_groups.get(channel, ())):
             self._local_leave(group, channel)
 
     def _local_leave(self, group: str, channel: str) -> None:
-        members = self.local_members.get(group)
-        if members is not None:
-            members.discard(channel)
-            if not members:
-                del self.local_members[group]
+        """Forget ``channel`` as a local member of ``group``, both ways."""
+        _unindex(self.local_members, group, channel)
+        _unindex(self.local_groups, channel, group)
 
     def _deliver_local(self, channel: str, message: dict) -> None:
         if channel in self.local_open:
@@ -191,7 +198,7 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         of this process as a local member first."""
         assert self.require_valid_group_name(group), "Group name not valid"
         assert self.require_valid_channel_name(channel), "Channel name not valid"
-        if channel.startswith(self.local_prefix) and channel in self.local_open:
+        if channel in self.local_open:
             self.local_members.setdefault(group, set()).add(channel)
             self.local_groups.setdefault(channel, set()).add(group)
         key = self._group_key(group)
@@ -202,11 +209,6 @@ class RedisChannelLayer(BaseRedisChannelLayer):
 
     async def group_discard(self, group, channel):
         self._local_leave(group, channel)
-        groups = self.local_groups.get(channel)
-        if groups is not None:
-            groups.discard(group)
-            if not groups:
-                del self.local_groups[channel]
         await super().group_discard(group, channel)
 
     async def group_send(self, group, message):
@@ -262,11 +264,8 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         capacities: list[int] = []
         for (_, message), names in zip(sends, members, strict=True):
             # This process's own members have theirs already (or left since).
-            remote = [
-                name
-                for name in (name.decode("utf8") for name in names)
-                if not name.startswith(self.local_prefix)
-            ]
+            remote = [name.decode("utf8") for name in names]
+            remote = [name for name in remote if not name.startswith(self.local_prefix)]
             if not remote:
                 continue
             if callable(message):
