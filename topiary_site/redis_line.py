@@ -235,21 +235,26 @@ class RedisLine:
     async def _connect(self) -> _Wire:
         loop = asyncio.get_running_loop()
         wire = _Wire(self.reply_timeout)
-        async with asyncio.timeout(self.connect_timeout):
-            if self.unix_path is not None:
-                await loop.create_unix_connection(lambda: wire, self.unix_path)
-            else:
-                await loop.create_connection(lambda: wire, self.host, self.port)
-            hello = []
-            if self.password is not None:
-                user = (self.username,) if self.username else ()
-                hello += wire.send(_command(("AUTH", *user, self.password)))
-            if self.db:
-                hello += wire.send(_command(("SELECT", self.db)))
-            for reply in [await future for future in hello]:
-                if isinstance(reply, ResponseError):
-                    wire.transport.abort()
-                    raise RedisConnectionError(f"Redis refused the connection: {reply}")
+        try:
+            async with asyncio.timeout(self.connect_timeout):
+                if self.unix_path is not None:
+                    await loop.create_unix_connection(lambda: wire, self.unix_path)
+                else:
+                    await loop.create_connection(lambda: wire, self.host, self.port)
+                hello = []
+                if self.password is not None:
+                    user = (self.username,) if self.username else ()
+                    hello += wire.send(_command(("AUTH", *user, self.password)))
+                if self.db:
+                    hello += wire.send(_command(("SELECT", self.db)))
+                for reply in [await future for future in hello]:
+                    if isinstance(reply, ResponseError):
+                        raise RedisConnectionError(f"Redis refused the connection: {reply}")
+        except BaseException:
+            # A connection made but not ready in time, or refused, is not left open.
+            if wire.transport is not None:
+                wire.transport.abort()
+            raise
         self.wire = wire
         return wire
 
