@@ -25,8 +25,9 @@ import collections
 import hashlib
 import random
 import time
-from urllib.parse import unquote, urlparse
+from urllib.parse import urlparse
 
+from redis.asyncio.connection import parse_url
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -127,9 +128,8 @@ class _Wire(asyncio.Protocol):
             self._fail(RedisTimeoutError("Timeout reading from Redis"))
             self.transport.abort()
             return
-        self.watch = asyncio.get_running_loop().call_at(
-            asyncio.get_running_loop().time() + (due - time.monotonic()), self._watch_oldest
-        )
+        loop = asyncio.get_running_loop()
+        self.watch = loop.call_at(loop.time() + (due - time.monotonic()), self._watch_oldest)
 
     def data_received(self, data: bytes) -> None:
         buffer = self.buffer
@@ -173,15 +173,14 @@ class RedisLine:
         return urlparse(url).scheme in ("redis", "unix")
 
     def __init__(self, url: str, *, connect_timeout: float = 5, reply_timeout: float = 15):
-        parsed = urlparse(url)
-        self.unix_path = parsed.path if parsed.scheme == "unix" else None
-        self.host = parsed.hostname or "localhost"
-        self.port = parsed.port or 6379
-        self.username = unquote(parsed.username) if parsed.username else None
-        self.password = unquote(parsed.password) if parsed.password else None
-        path = parsed.path.strip("/") if parsed.scheme == "redis" else ""
-        query = dict(pair.split("=", 1) for pair in parsed.query.split("&") if "=" in pair)
-        self.db = int(path or query.get("db") or 0)
+        # redis-py's own reading of the address, so both clients read it alike.
+        address = parse_url(url)
+        self.unix_path = address.get("path")
+        self.host = address.get("host") or "localhost"
+        self.port = address.get("port") or 6379
+        self.username = address.get("username")
+        self.password = address.get("password")
+        self.db = address.get("db") or 0
         self.connect_timeout = connect_timeout
         self.reply_timeout = reply_timeout
         self.wire: _Wire | None = None
