@@ -8,12 +8,14 @@
   thread. Our consumers never touch the database on the event loop; their work runs
   through ``socket_db.db``, which closes stale connections on its own threads, before
   and after each call.
-- **A socket that closes under a send is not an error.** Between a page's closing
-  handshake and the connection's end, daphne's protocol refuses sends
-  (``autobahn.exception.Disconnected``) while the consumer may still be answering that
-  page or passing it a frame; Channels would end the consumer with a traceback logged
-  as an error for what is the ordinary end of a socket. The send is dropped and the
-  consumer reads its disconnect as usual.
+- **A socket that closes under a send is not an error.** Once a page has closed its
+  socket, the server refuses sends (uvicorn raises ``ClientDisconnected``, an
+  ``OSError`` as the ASGI spec asks; daphne raised ``autobahn.exception.Disconnected``)
+  while the consumer may still be answering that page or passing it a frame; Channels
+  would end the consumer with a traceback logged as an error for what is the ordinary
+  end of a socket. The send is dropped and the consumer reads its disconnect as usual.
+  So is a send after the consumer closed the socket itself (over a limit, say), which
+  uvicorn refuses with a ``RuntimeError``: a group's frame can still be on its way.
 - **A channel freed with its consumer**: the channel layer is told that no one receives
   on it any more (``RedisChannelLayer.channel_closed``), so it drops later messages for it
   instead of queueing them.
@@ -23,7 +25,6 @@ from __future__ import annotations
 
 import logging
 
-from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
@@ -37,10 +38,17 @@ class LeanConsumer:
     """Mixed in before Channels' consumer class: no per-message hop, a channel freed."""
 
     async def __call__(self, scope, receive, send):
+        closed = False
+
         async def send_unless_gone(message):
+            nonlocal closed
+            if closed:
+                log.debug("dropped a %s to a socket this side closed", message.get("type"))
+                return
+            closed = message.get("type") == "websocket.close"
             try:
                 await send(message)
-            except Disconnected:
+            except OSError:
                 # The page has gone; its disconnect is on its way to this consumer.
                 self.closing = True
                 log.debug("dropped a %s to a socket that has closed", message.get("type"))

@@ -6,7 +6,7 @@ import asyncio
 import json
 import logging
 
-from autobahn.exception import Disconnected
+from uvicorn.protocols.utils import ClientDisconnected
 
 from topiary_site.consumer_base import SiteConsumer
 
@@ -21,19 +21,19 @@ class Answering(SiteConsumer):
 def test_a_socket_that_closes_under_a_send_ends_quietly(caplog):
     """A page sends a message and is gone (its tab closed) before the answer is written.
 
-    Daphne's protocol then refuses the send with ``autobahn.exception.Disconnected``: the
-    short while between a page's closing handshake and the connection's end, which a real
-    server hits only by chance (so the refusal is raised here the way daphne raises it).
-    The answer is dropped, the consumer reads its disconnect and ends as usual, and
+    The server then refuses the send (uvicorn's ``ClientDisconnected``): the short while
+    between a page's closing handshake and the consumer reading its disconnect, which a
+    real server hits only by chance (so the refusal is raised here the way uvicorn raises
+    it). The answer is dropped, the consumer reads its disconnect and ends as usual, and
     nothing is logged as an error: before, Channels ended the consumer with the exception,
-    and daphne logged "Exception inside application" with a traceback each time.
+    and the server logged it with a traceback each time.
     """
     incoming: asyncio.Queue = asyncio.Queue()
     sent: list[dict] = []
 
     async def send(message):
         if message["type"] == "websocket.send":
-            raise Disconnected("Attempt to send on a closed protocol")
+            raise ClientDisconnected()
         sent.append(message)
 
     async def run():
@@ -50,5 +50,50 @@ def test_a_socket_that_closes_under_a_send_ends_quietly(caplog):
     with caplog.at_level(logging.DEBUG):
         asyncio.run(run())
     assert [message["type"] for message in sent] == ["websocket.accept"]
+    assert incoming.empty(), "the disconnect was read"
+    assert not [record for record in caplog.records if record.levelno >= logging.WARNING]
+
+
+class ClosingOnRequest(SiteConsumer):
+    """A consumer that closes its socket when asked, as the game socket does over a limit,
+    and passes on frames from its groups."""
+
+    async def receive_json(self, content, **kwargs):
+        await self.close(code=4429)
+
+    async def frame(self, event):
+        await self.send(text_data=event["text"])
+
+
+def test_a_frame_for_a_socket_the_consumer_closed_is_dropped_quietly(caplog):
+    """A socket closed by its own consumer (over a limit) can still be handed a group's
+    frame before its disconnect arrives. uvicorn refuses any message after the close with
+    a ``RuntimeError`` (raised here as uvicorn raises it), which ended the consumer with a
+    traceback logged as an error; the frame is now dropped without reaching the server."""
+    incoming: asyncio.Queue = asyncio.Queue()
+    sent: list[dict] = []
+
+    async def send(message):
+        if sent and sent[-1]["type"] == "websocket.close":
+            raise RuntimeError(
+                f"Unexpected ASGI message '{message['type']}', after sending 'websocket.close'."
+            )
+        sent.append(message)
+
+    async def run():
+        for message in (
+            {"type": "websocket.connect"},
+            {"type": "websocket.receive", "text": json.dumps({"type": "flood"})},
+            {"type": "frame", "text": json.dumps({"type": "move"}), "order": None},
+            {"type": "websocket.disconnect", "code": 4429},
+        ):
+            incoming.put_nowait(message)
+        consumer = ClosingOnRequest.as_asgi()
+        scope = {"type": "websocket", "path": "/ws/test/", "headers": [], "subprotocols": []}
+        await asyncio.wait_for(consumer(scope, incoming.get, send), 10)
+
+    with caplog.at_level(logging.DEBUG):
+        asyncio.run(run())
+    assert [message["type"] for message in sent] == ["websocket.accept", "websocket.close"]
     assert incoming.empty(), "the disconnect was read"
     assert not [record for record in caplog.records if record.levelno >= logging.WARNING]
