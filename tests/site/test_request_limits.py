@@ -1,6 +1,7 @@
 """Oversized requests get a clean refusal from the real server, with nothing alarming logged."""
 
 import http.client
+import socket
 from urllib.parse import urlparse
 
 import pytest
@@ -37,3 +38,18 @@ def test_a_10_mb_post_is_refused_with_413_and_no_traceback(web, path):
     log = proc.log()[seen:]
     assert "Traceback" not in log and "RequestDataTooBig" not in log
     assert post(url, "/game/1/move", b"{}") in (403, 404)
+
+
+def test_a_client_that_waits_for_continue_is_refused_before_it_sends_the_body(web):
+    """curl and others ask first (``Expect: 100-continue``) before a large upload: they
+    hear the 413 at once and never send the 10 MB."""
+    _, url = web
+    address = urlparse(url)
+    with socket.create_connection((address.hostname, address.port), timeout=30) as sock:
+        sock.sendall(
+            b"POST /game/1/move HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/json\r\nContent-Length: 10485760\r\n"
+            b"Expect: 100-continue\r\n\r\n"
+        )
+        answer = sock.recv(4096)
+    assert answer.startswith(b"HTTP/1.1 413 "), answer[:80]
