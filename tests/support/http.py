@@ -7,13 +7,16 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass
+from email.message import Message
 from http.cookiejar import CookieJar
 
 
 @dataclass
 class Response:
     status: int
-    headers: dict[str, str]
+    #: Read by name whatever its case, as HTTP's header names are (uvicorn sends them
+    #: lower-case).
+    headers: Message
     body: bytes
 
     @property
@@ -50,9 +53,9 @@ class Session:
                 req.add_header("X-CSRFToken", token)
         try:
             with self._opener.open(req, timeout=30) as resp:
-                return Response(resp.status, dict(resp.headers), resp.read())
+                return Response(resp.status, resp.headers, resp.read())
         except urllib.error.HTTPError as error:
-            return Response(error.code, dict(error.headers), error.read())
+            return Response(error.code, error.headers, error.read())
 
     def get(self, path: str) -> Response:
         return self.request("GET", path)
