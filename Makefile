@@ -34,7 +34,7 @@ lint: venv
 bench: venv
 	$(BIN)/python -m bench
 
-# Live play under load (issue 12): daphne + workers + beat on PostgreSQL/Redis, production
+# Live play under load (issue 12): the web process + workers + beat on PostgreSQL/Redis, production
 # settings; see bench/live_load.py for BENCH_DATABASE_URL / BENCH_REDIS_URL.
 bench-live: venv
 	$(BIN)/python bench/live_load.py --games 10 50

@@ -1,7 +1,7 @@
 """Live play under load: move round trips, moves/s and server CPU per move (issue 12).
 
 ``python bench/live_load.py --games 10 50`` (``make bench-live``) starts the Procfile's
-web (daphne), worker(s) and beat with production settings (DEBUG off, SECRET_KEY,
+web (uvicorn), worker(s) and beat with production settings (DEBUG off, SECRET_KEY,
 ALLOWED_HOSTS) on PostgreSQL and Redis, creates N 2-player Topiary games through the
 ORM, and drives them with websocket clients written from docs/PROTOCOL.md: each player
 thinks 0.3 s, sends its move and waits for the ``move`` frame. In the same run a bare
@@ -11,14 +11,14 @@ game ends) as the floor of what the machine can do; and once more with pairs tha
 close, as up to the twelfth round (``echo_steady_p99_ms``).
 
 Reported per size: move round trip p50/p99 (send to the mover's own ``move`` frame),
-moves/s, server CPU per move (daphne + the PostgreSQL backends of the bench database
+moves/s, server CPU per move (the web process + the PostgreSQL backends of the bench database
 + the Redis server, from /proc and INFO; Redis is machine-wide), sockets that failed
 to connect, and the echo's p99; round trips also by where the move falls in its game
-(first, last, the rest); and the cores the daphnes and the clients (this process)
+(first, last, the rest); and the cores the web processes and the clients (this process)
 used. Loopback only; every loop is bounded by the run time.
-``--web 2`` runs two daphne processes behind the same Redis (pairs split between them);
+``--web 2`` runs two web processes behind the same Redis (pairs split between them);
 ``--web 1 2`` runs one, then two, for each size in the same script run.
-``--web-cores 0.5`` holds each daphne to half a core (a CPU cgroup each, as root), so that
+``--web-cores 0.5`` holds each web process to half a core (a CPU cgroup each, as root), so that
 one process against two compares processes with shares of their own rather than two
 cores already full with the clients, PostgreSQL and Redis.
 ``--idle 3600`` instead holds one socket per player open for an hour sending nothing
@@ -96,14 +96,14 @@ def stop(proc: subprocess.Popen) -> None:
             proc.wait()
 
 
-#: Where ``--web-cores`` makes each daphne process a CPU cgroup of its own (cgroup v1).
+#: Where ``--web-cores`` makes each web process a CPU cgroup of its own (cgroup v1).
 CPU_CGROUPS = Path("/sys/fs/cgroup/cpu")
 CGROUP_PERIOD_US = 100_000
 
 
 class CpuQuota:
     """A CPU cgroup holding processes to ``cores`` cores' worth of time (``cpu.cfs_quota_us``):
-    with one per daphne, N processes get N shares of the machine, whatever else runs on it,
+    with one per web process, N processes get N shares of the machine, whatever else runs on it,
     so that whether a second process doubles the first is not decided by two cores
     shared with the clients, PostgreSQL, Redis and the workers."""
 
@@ -835,7 +835,7 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
         if name in procfile(root) and not (args.idle or args.churn)
     ]
     procs = {name: start(root, name, env, args.logs) for name in processes}
-    # ``--web N``: N daphne processes on ports of their own, sharing the Redis layer.
+    # ``--web N``: N web processes on ports of their own, sharing the Redis layer.
     ports = [port, *(free_port() for _ in range(web_count - 1))]
     webs = [start(root, "web", {**env, "PORT": str(each)}, args.logs) for each in ports]
     procs.update({f"web{index}": web for index, web in enumerate(webs)})
@@ -854,7 +854,7 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
         for name in processes:
             if name != "beat":
                 wait_ready(args.logs, name)
-        daphnes = [web.pid for web in webs]
+        web_pids = [web.pid for web in webs]
         # The workers (scoring, bots) and beat: reported beside the server CPU per move.
         workers = [procs[name] for name in processes]
         backends = backend_pids(database_url)
@@ -863,7 +863,7 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
             nonlocal backends
             backends = sorted(set(backends) | set(backend_pids(database_url)))
             cpu = {
-                "daphne": sum(cpu_seconds(pid) for pid in daphnes),
+                "web": sum(cpu_seconds(pid) for pid in web_pids),
                 "postgres": sum(cpu_seconds(pid) for pid in backends),
                 "redis": redis_cpu(redis_url),
                 # This very process is the load generator: every client socket runs here.
@@ -939,8 +939,8 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
         "root": str(root),
         "web_processes": web_count,
         "web_cores_each": args.web_cores,
-        # The daphne processes' CPU over the run, in cores: what they had to play with.
-        "web_cores_used": round(site["cpu"]["daphne"] / site["elapsed"], 2),
+        # The web processes' CPU over the run, in cores: what they had to play with.
+        "web_cores_used": round(site["cpu"]["web"] / site["elapsed"], 2),
         # The clients share the machine with the server: what they took of its cores.
         "clients_cores_used": round(site["cpu"]["clients"] / site["elapsed"], 2),
         "think_s": [args.think, args.spread],
@@ -959,8 +959,8 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
             for phase, rtts in tally.phases.items()
         },
         "cpu_ms_per_move": cpu,
-        # Not in the total (the issue's server CPU is daphne, PostgreSQL and Redis): the
-        # scorings of the games that ended, per move played.
+        # Not in the total (the issue's server CPU is the web process's, PostgreSQL's and
+        # Redis's): the scorings of the games that ended, per move played.
         "workers_cpu_ms_per_move": workers_cpu,
         "connect_failures": tally.connect_failures,
         "resyncs": tally.resyncs,
@@ -996,17 +996,17 @@ def main() -> None:
         type=int,
         nargs="+",
         default=[1],
-        help="daphne processes (one Redis); several counts are run one after the other per size",
+        help="web processes (one Redis); several counts are run one after the other per size",
     )
     parser.add_argument(
         "--web-cores",
         type=float,
-        help="hold each daphne process to this many cores (a CPU cgroup each; needs root)",
+        help="hold each web process to this many cores (a CPU cgroup each; needs root)",
     )
     parser.add_argument(
         "--split",
         action="store_true",
-        help="with several daphne processes, put each game's two players on different ones",
+        help="with several web processes, put each game's two players on different ones",
     )
     parser.add_argument(
         "--churn",

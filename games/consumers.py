@@ -190,9 +190,9 @@ class GameConsumer(_RenewingConsumer):
         self.limits = _Limits()
         #: (takebacks, ply) of the newest snapshot this socket was sent.
         self.sent = (-1, -1)
-        # Accept first: a close before the handshake is only an HTTP 403 to the client, and
-        # daphne drops a handshake it has not answered within its connect timeout, which a
-        # storm of connects waiting for the database threads below used to exceed.
+        # Accept first: a close before the handshake is only an HTTP 403 to the client (not
+        # the close codes docs/PROTOCOL.md promises), and a storm of connects waits for the
+        # database threads below; a client should not wait for them to see its socket open.
         await self.accept()
         if not _socket_claim(self):
             await _refuse_and_close(self, None, "too_many_sockets", _("too many open sockets"))

@@ -5,7 +5,7 @@ building those models was the largest part of a move's CPU (docs/BENCHMARKS.md, 
 12, sixth round"). A process that has just written a game keeps the objects it wrote, and
 its next move of that game starts from them. The database stays the truth: the move
 still locks the row, on condition that its ``version`` is the one held, so a write from
-anywhere else (a bot's move from a worker, a resignation, a clock, a second daphne) makes
+anywhere else (a bot's move from a worker, a resignation, a clock, a second web process) makes
 the copy stale and the move reads the game afresh as before.
 
 An entry is taken out while a move uses it, so two threads never share one; copies of

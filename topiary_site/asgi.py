@@ -29,5 +29,5 @@ application = ProtocolTypeRouter(
 if settings.EMBEDDED_RUNNER:
     application = embedded.LoopSeen(application, embedded.start())
 
-# Last: everything daphne keeps for its lifetime is loaded by now.
+# Last: everything the web server keeps for its lifetime is loaded by now.
 heap.settle()

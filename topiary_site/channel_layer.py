@@ -12,13 +12,13 @@ defaults break live play in two ways:
 This layer waits for a free connection (``BlockingConnectionPool``) and
 ``settings.channel_layer_host`` sets a read timeout longer than the blocking read.
 
-It also delivers within its own process without Redis. A daphne process's sockets
+It also delivers within its own process without Redis. A web process's sockets
 share one Redis inbox, and channels_redis spends four Redis round trips and a
 serialization on every message it takes from it, then passes the message to its
 socket through a lock that every waiting socket contends for. A message for a socket
-of the same process (the usual case: both players of a game on one daphne) now goes
+of the same process (the usual case: both players of a game on one web process) now goes
 straight into that socket's queue; one reader task per process takes what other
-processes (other daphnes, the Celery workers) send through Redis.
+processes (other web processes, the Celery workers) send through Redis.
 
 Its group commands (join, leave, the list of a group's members in other processes and
 the send to them) go over one pipelined connection per event loop

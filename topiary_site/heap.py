@@ -1,6 +1,6 @@
-"""The garbage collector in a long-running server process (daphne, a Celery worker).
+"""The garbage collector in a long-running server process (the web server, a Celery worker).
 
-Once Django, Channels and the apps are loaded, a daphne process holds about 147,000
+Once Django, Channels and the apps are loaded, a web process holds about 147,000
 objects that live as long as it does, and every full collection walked them all: at 50
 games, full collections paused the whole process for up to 260 ms. Young collections,
 after every 700 allocations (net of frees), cost about 0.6 ms of CPU per move.

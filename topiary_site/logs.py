@@ -68,7 +68,7 @@ class RequestIdMiddleware:
             response = self.get_response(request)
             level = logging.DEBUG if request.path.startswith(QUIET_PATHS) else logging.INFO
             # The path, never the query string (it may carry a search or a token). This
-            # line replaces Daphne's access log (off in the Procfile: it is not JSON).
+            # line replaces the server's access log (off in the Procfile: it is not JSON).
             log.log(
                 level,
                 "%s %s %s",

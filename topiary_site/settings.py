@@ -122,7 +122,6 @@ LOCAL_APPS = [
 ]
 OPERATIONS_APPS = ["health_check", "django_prometheus"]
 INSTALLED_APPS = [
-    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -235,7 +234,7 @@ CHANNEL_GROUP_EXPIRY = int(env("CHANNEL_GROUP_EXPIRY", "300"))
 #: Redis connections per process for the channel layer; when all are busy a caller
 #: waits (up to the pool timeout) instead of failing with MaxConnectionsError.
 CHANNEL_REDIS_MAX_CONNECTIONS = int(env("CHANNEL_REDIS_MAX_CONNECTIONS", "50"))
-#: Messages a daphne process's inbox holds before the channel layer drops more. Every
+#: Messages a web process's inbox holds before the channel layer drops more. Every
 #: socket of a process shares one inbox in channels_redis, and its default (100) dropped
 #: pushes (games stalled, waiting for a move frame) once 100 sockets were open on one
 #: process and a burst of moves and connects arrived together.
@@ -425,8 +424,15 @@ LOGGING = {
         }
     },
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
-    # Django's own console handler (DEBUG only) would print a second, plain line.
-    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
+    "loggers": {
+        # Django's own console handler (DEBUG only) would print a second, plain line.
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
+        # uvicorn's lines in the site's format too; its INFO lines (one per socket opened)
+        # are noise at a thousand sockets, and per-request lines come from our middleware.
+        "uvicorn": {"handlers": [], "level": "WARNING", "propagate": True},
+        "uvicorn.error": {"handlers": [], "level": "WARNING", "propagate": True},
+        "uvicorn.access": {"handlers": [], "level": "WARNING", "propagate": False},
+    },
 }
 
 # Celery's processes log through LOGGING above (JSON too) instead of their own format.

@@ -1,5 +1,5 @@
 """A person in Chromium plays a rated Topiary game against the reference bot of docs/API.md,
-which runs as an outside BOT account through the API (real daphne, PostgreSQL, Redis)."""
+which runs as an outside BOT account through the API (the real web server, PostgreSQL, Redis)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The reference bot of docs/API.md, as an outside BOT account, plays whole rated games over
-real servers (daphne, a Celery worker, PostgreSQL, Redis): against a house bot, and against a
-person the test plays; and a revoked token ends an open stream."""
+real servers (the web process, a Celery worker, PostgreSQL, Redis): against a house bot,
+and against a person the test plays; and a revoked token ends an open stream."""
 
 from __future__ import annotations
 

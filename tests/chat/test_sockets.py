@@ -1,6 +1,6 @@
 """Chat over the real sockets: each socket gets only its own rooms' frames.
 
-The scenarios run on a real daphne process with the Redis channel layer, and the
+The scenarios run on a real web process with the Redis channel layer, and the
 players'/spectators' one also in-process on the in-memory layer (the embedded default).
 Frames reach one socket in the order they were pushed, so once a socket has seen a
 later message, a frame of another room pushed earlier would already be among its frames.

@@ -95,7 +95,7 @@ class Socket:
         await self.comm.send_json_to(message)
 
     async def close(self) -> None:
-        # Daphne gives a closing consumer 10 s; the communicator would cancel it after 1 s.
+        # A server lets a closing consumer finish; the communicator would cancel it after 1 s.
         await self.comm.disconnect(timeout=10)
 
 

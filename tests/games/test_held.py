@@ -45,7 +45,7 @@ def taken(make_player):
 
 
 def test_a_move_after_a_change_made_elsewhere_sees_that_change(taken):
-    """Ann resigns through the locked writer (a request, another daphne, a worker):
+    """Ann resigns through the locked writer (a request, another web process, a worker):
     Bob's move, for the ply the held copy is at, must find the game over."""
     ann, bob, game = taken
     legal = move_of(game, bob)

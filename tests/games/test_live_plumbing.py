@@ -1,4 +1,4 @@
-"""The plumbing of live play against the Procfile's real daphne and Redis.
+"""The plumbing of live play against the Procfile's real web server and Redis.
 
 Idle sockets across the Redis client's timeouts, group membership that cannot
 go stale, many sockets closing at once, pushes that fail after a commit.
@@ -25,13 +25,13 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis, pytest
 
 #: redis-py's default socket timeout, which once closed idle sockets (seconds).
 REDIS_SOCKET_TIMEOUT = 5
-#: How long group membership lasts unrefreshed in the daphne these tests start (seconds).
+#: How long group membership lasts unrefreshed in the web process these tests start (seconds).
 GROUP_EXPIRY = 6
 
 
 @pytest.fixture
 def web(server_env, server_logs):
-    """A daphne of its own with a short group expiry, so expiry can be seen in a test."""
+    """A web process of its own with a short group expiry, so expiry can be seen in a test."""
     proc, url = servers.start_web(
         {**server_env, "CHANNEL_GROUP_EXPIRY": str(GROUP_EXPIRY)}, server_logs
     )
@@ -110,7 +110,7 @@ def test_a_socket_whose_server_was_killed_leaves_no_group_entry_behind(web, make
 
 @pytest.fixture
 def narrow_web(server_env, server_logs):
-    """A daphne with only a few Redis connections for its channel layer."""
+    """A web process with only a few Redis connections for its channel layer."""
     proc, url = servers.start_web(
         # One user opens all the sockets here: lift the per-user cap for that.
         {**server_env, "CHANNEL_REDIS_MAX_CONNECTIONS": "3", "SOCKETS_PER_USER": "100"},
@@ -168,7 +168,7 @@ def test_a_pong_is_never_newer_than_the_snapshots_its_socket_was_sent(
         assert frame["ply"] == 1 and newest == 1
 
 
-def test_after_a_daphne_restart_clients_reconnect_resync_and_play_on(
+def test_after_a_web_server_restart_clients_reconnect_resync_and_play_on(
     server_env, server_logs, make_player
 ):
     ann, bob = make_player(), make_player()

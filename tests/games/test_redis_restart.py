@@ -1,4 +1,4 @@
-"""A Redis restart in the middle of a game, against the Procfile's real daphne (issue 12).
+"""A Redis restart in the middle of a game, against the Procfile's real web server (issue 12).
 
 Redis is the channel layer only: the database holds the truth. While Redis is down a
 move still commits (its push is lost); once Redis is back, players who follow

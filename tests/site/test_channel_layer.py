@@ -1,6 +1,6 @@
 """The Redis channel layer (topiary_site.channel_layer) on a real Redis, as two processes.
 
-Each layer instance stands for one process (a daphne, a Celery worker): its own
+Each layer instance stands for one process (a web server, a Celery worker): its own
 channels get their messages straight from senders in the same process, channels of
 other processes through Redis, and nothing is lost, reordered or sent to a channel
 whose consumer is gone.

@@ -52,6 +52,9 @@ def test_a_tls_proxy_fronts_several_web_replicas():
     web = SERVICES["web"]
     assert "ports" not in web, "only the proxy is reachable from outside"
     assert web["deploy"]["replicas"] == "${WEB_REPLICAS:-2}"
+    # The proxy's X-Forwarded-For names the client only if the server trusts the proxy.
+    assert "--proxy-headers" in compose_command(web)
+    assert web["environment"]["FORWARDED_ALLOW_IPS"] == "*"
     caddyfile = (ROOT / "deploy" / "Caddyfile").read_text()
     assert "{$DOMAIN} {" in caddyfile
     assert "dynamic a web 8000" in caddyfile

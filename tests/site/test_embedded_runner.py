@@ -23,7 +23,7 @@ print(json.dumps({
 
 
 def loaded_asgi_under(**env: str) -> dict:
-    """What importing the ASGI application (as Daphne does) starts, in a fresh process."""
+    """What importing the ASGI application (as the web server does) starts, in a fresh process."""
     return probe(PROBE, **env)
 
 

@@ -3,7 +3,7 @@
 from tests.site.conftest import probe
 from topiary_site import heap
 
-DAPHNE_LOADS = """
+WEB_LOADS = """
 import gc, json
 import topiary_site.asgi
 print(json.dumps({
@@ -28,8 +28,8 @@ print(json.dumps({
 """
 
 
-def test_daphne_freezes_what_it_loaded_and_collects_young_objects_in_batches():
-    loaded = probe(DAPHNE_LOADS)
+def test_the_web_process_freezes_what_it_loaded_and_collects_young_objects_in_batches():
+    loaded = probe(WEB_LOADS)
     # Django, Channels and the apps: tens of thousands of objects no collection walks.
     assert loaded["frozen"] > 50_000
     assert loaded["walked"] < loaded["frozen"] / 10
@@ -37,7 +37,7 @@ def test_daphne_freezes_what_it_loaded_and_collects_young_objects_in_batches():
 
 
 def test_a_process_told_not_to_settle_keeps_the_collectors_defaults():
-    loaded = probe(DAPHNE_LOADS, SETTLE_HEAP="0")
+    loaded = probe(WEB_LOADS, SETTLE_HEAP="0")
     assert loaded["frozen"] == 0
     assert loaded["walked"] > 50_000
     assert loaded["young_threshold"] == 700

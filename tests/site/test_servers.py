@@ -1,6 +1,7 @@
 """The site as it really starts: the Procfile's web process, embedded and in production."""
 
 import re
+import secrets
 
 from accounts.management.commands.seed_demo import DEMO_PASSWORD
 from tests.site.conftest import clean_env, manage
@@ -71,5 +72,26 @@ def test_production_serves_collected_static_files_under_asgi(
         assert "immutable" in stylesheet.headers["Cache-Control"]
         assert stylesheet.body == SITE_CSS
         assert session.get("/static/css/not-collected.css").status == 404
+    finally:
+        web.stop()
+
+
+def test_behind_the_proxy_a_client_is_known_by_its_forwarded_address(server_env, server_logs):
+    """The server trusts the proxy's X-Forwarded-For (from 127.0.0.1 here, from any peer in
+    docker-compose), so a per-address limit counts each client, not the proxy."""
+    web, url = servers.start_web({**server_env, "REGISTRATION_LIMIT": "1"}, server_logs)
+    prefix = f"198.51.100.{secrets.randbelow(200)}"
+
+    def register(address: str, name: str) -> int:
+        session = Session(url, headers={"X-Forwarded-For": address})
+        form = {"email": f"{name}@example.com", "password": "a long pass phrase 7"}
+        form |= {"username": name, "password_confirm": form["password"]}
+        return session.post("/accounts/register/", form).status
+
+    try:
+        tag = secrets.token_hex(3)
+        assert register(f"{prefix}1", f"fwd{tag}a") == 302
+        assert register(f"{prefix}1", f"fwd{tag}b") == 429
+        assert register(f"{prefix}2", f"fwd{tag}c") == 302
     finally:
         web.stop()
