@@ -199,3 +199,43 @@ def test_after_a_web_server_restart_clients_reconnect_resync_and_play_on(
         proc.stop()
     game.refresh_from_db()
     assert game.ply == 2 and [entry["seat"] for entry in game.moves] == [0, 1]
+
+
+def closing_code(ws) -> int:
+    """The close code the server sent, once the frames before the close are read."""
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            ws.recv(timeout=30)
+    return closed.value.rcvd.code
+
+
+def test_a_message_over_64_kb_closes_its_socket_with_1009(web, make_player):
+    _, url = web
+    ann, bob = make_player(), make_player()
+    game = live_game([ann, bob], first_player=0)
+    with open_socket(url, game.pk, bob) as ws:
+        frame_until(ws, lambda f: f["type"] == "state")
+        ws.send(json.dumps({"type": "chat_say", "text": "x" * 70_000}))
+        assert closing_code(ws) == 1009
+    with open_socket(url, game.pk, bob) as ws:  # the server serves on
+        assert frame_until(ws, lambda f: f["type"] == "state")["ply"] == 0
+
+
+def test_a_stopping_server_tells_its_sockets_to_reconnect_and_leaves_their_groups(
+    server_env, server_logs, make_player, redis_url
+):
+    """A deploy stops the server (SIGTERM): each socket is closed with 1012 (come back)
+    and its consumer still ends as usual, so no membership is left behind."""
+    ann, bob = make_player(), make_player()
+    game = live_game([ann, bob], first_player=0)
+    proc, url = servers.start_web(server_env, server_logs)
+    try:
+        with open_socket(url, game.pk, bob) as ws:
+            frame_until(ws, lambda f: f["type"] == "state")
+            assert group_members(redis_url, game.pk, 1) == 1
+            proc.stop()
+            assert closing_code(ws) == 1012
+    finally:
+        proc.stop()
+    assert group_members(redis_url, game.pk, 1) == 0
+    assert "Traceback" not in proc.log()
