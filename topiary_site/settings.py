@@ -22,9 +22,11 @@ sends through SMTP and ``DEFAULT_FROM_EMAIL`` is the sender; without it every me
 is written to a file in ``EMAIL_FILE_PATH`` (default ``var/mail/``).
 """
 
+import logging
 import os
 import sys
 import tempfile
+import warnings
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlparse
 
@@ -434,6 +436,16 @@ LOGGING = {
         "uvicorn.access": {"handlers": [], "level": "WARNING", "propagate": False},
     },
 }
+
+# Python's warnings as log records (logger "py.warnings"), so they come out in LOG_FORMAT
+# like every other line rather than as bare text on stderr (daphne's Twisted logging used
+# to swallow them).
+logging.captureWarnings(True)
+# Django notes under ASGI that a static file's response (WhiteNoise's file iterator) is
+# read on a thread: the file is served whole and right, so it is not worth a warning.
+warnings.filterwarnings(
+    "ignore", message="StreamingHttpResponse must consume synchronous iterators"
+)
 
 # Celery's processes log through LOGGING above (JSON too) instead of their own format.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False

@@ -22,7 +22,7 @@ from tests.games.conftest import live_game
 from tests.games.sockets import TILE, hidden_from, in_own_loop, session_cookie
 from tests.site.conftest import clean_env, manage
 from tests.support import servers
-from tests.support.http import Session
+from tests.support.http import Session, links
 from tests.support.players import create_player
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis, pytest.mark.slow]
@@ -293,6 +293,7 @@ def test_metrics_count_a_full_game_and_a_bots_thinking_and_logs_are_json_without
         home = Session(url, headers={"X-Request-ID": "req-from-the-proxy"}).get("/")
         echoed = {name.lower(): value for name, value in home.headers.items()}
         assert echoed["x-request-id"] == "req-from-the-proxy"
+        assert Session(url).get(links(home.text, "stylesheet")[0]).status == 200
 
         cookies = [session_cookie(ann), session_cookie(bob)]
         final, open_sockets = in_own_loop(play_over_sockets)(url, cookies, game.pk)

@@ -1,5 +1,6 @@
 """The one settings module, read in fresh processes under different environments."""
 
+import json
 import sqlite3
 import subprocess
 import sys
@@ -114,3 +115,23 @@ def test_prepared_statements_can_be_turned_off_for_a_pooler_that_cannot_keep_the
     )
     assert found["options"]["server_side_binding"] is False
     assert found["options"]["prepare_threshold"] is None
+
+
+def test_a_python_warning_is_logged_in_the_sites_format():
+    """A library's warning comes out as a JSON log line in production, not bare text."""
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import django, warnings; django.setup(); warnings.warn('a library notes this')",
+        ],
+        cwd=ROOT,
+        env=clean_env(DJANGO_SETTINGS_MODULE="topiary_site.settings", LOG_FORMAT="json"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    (line,) = [line for line in result.stderr.splitlines() if "a library notes this" in line]
+    record = json.loads(line)
+    assert (record["level"], record["logger"]) == ("WARNING", "py.warnings")
