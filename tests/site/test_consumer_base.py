@@ -18,6 +18,25 @@ class Answering(SiteConsumer):
         await self.send_json({"type": "pong"})
 
 
+def run_quietly(consumer_class, messages: list[dict], send, caplog) -> None:
+    """Run a consumer of ``consumer_class`` over ``messages``, with ``send`` standing for
+    the server's: it must read them all (its disconnect too) and log nothing at WARNING
+    or above."""
+    incoming: asyncio.Queue = asyncio.Queue()
+    for message in messages:
+        incoming.put_nowait(message)
+
+    async def run():
+        consumer = consumer_class.as_asgi()
+        scope = {"type": "websocket", "path": "/ws/test/", "headers": [], "subprotocols": []}
+        await asyncio.wait_for(consumer(scope, incoming.get, send), 10)
+
+    with caplog.at_level(logging.DEBUG):
+        asyncio.run(run())
+    assert incoming.empty(), "the disconnect was read"
+    assert not [record for record in caplog.records if record.levelno >= logging.WARNING]
+
+
 def test_a_socket_that_closes_under_a_send_ends_quietly(caplog):
     """A page sends a message and is gone (its tab closed) before the answer is written.
 
@@ -28,7 +47,6 @@ def test_a_socket_that_closes_under_a_send_ends_quietly(caplog):
     nothing is logged as an error: before, Channels ended the consumer with the exception,
     and the server logged it with a traceback each time.
     """
-    incoming: asyncio.Queue = asyncio.Queue()
     sent: list[dict] = []
 
     async def send(message):
@@ -36,22 +54,13 @@ def test_a_socket_that_closes_under_a_send_ends_quietly(caplog):
             raise ClientDisconnected()
         sent.append(message)
 
-    async def run():
-        for message in (
-            {"type": "websocket.connect"},
-            {"type": "websocket.receive", "text": json.dumps({"type": "ping"})},
-            {"type": "websocket.disconnect", "code": 1001},
-        ):
-            incoming.put_nowait(message)
-        consumer = Answering.as_asgi()
-        scope = {"type": "websocket", "path": "/ws/test/", "headers": [], "subprotocols": []}
-        await asyncio.wait_for(consumer(scope, incoming.get, send), 10)
-
-    with caplog.at_level(logging.DEBUG):
-        asyncio.run(run())
+    messages = [
+        {"type": "websocket.connect"},
+        {"type": "websocket.receive", "text": json.dumps({"type": "ping"})},
+        {"type": "websocket.disconnect", "code": 1001},
+    ]
+    run_quietly(Answering, messages, send, caplog)
     assert [message["type"] for message in sent] == ["websocket.accept"]
-    assert incoming.empty(), "the disconnect was read"
-    assert not [record for record in caplog.records if record.levelno >= logging.WARNING]
 
 
 class ClosingOnRequest(SiteConsumer):
@@ -70,7 +79,6 @@ def test_a_frame_for_a_socket_the_consumer_closed_is_dropped_quietly(caplog):
     frame before its disconnect arrives. uvicorn refuses any message after the close with
     a ``RuntimeError`` (raised here as uvicorn raises it), which ended the consumer with a
     traceback logged as an error; the frame is now dropped without reaching the server."""
-    incoming: asyncio.Queue = asyncio.Queue()
     sent: list[dict] = []
 
     async def send(message):
@@ -80,20 +88,11 @@ def test_a_frame_for_a_socket_the_consumer_closed_is_dropped_quietly(caplog):
             )
         sent.append(message)
 
-    async def run():
-        for message in (
-            {"type": "websocket.connect"},
-            {"type": "websocket.receive", "text": json.dumps({"type": "flood"})},
-            {"type": "frame", "text": json.dumps({"type": "move"}), "order": None},
-            {"type": "websocket.disconnect", "code": 4429},
-        ):
-            incoming.put_nowait(message)
-        consumer = ClosingOnRequest.as_asgi()
-        scope = {"type": "websocket", "path": "/ws/test/", "headers": [], "subprotocols": []}
-        await asyncio.wait_for(consumer(scope, incoming.get, send), 10)
-
-    with caplog.at_level(logging.DEBUG):
-        asyncio.run(run())
+    messages = [
+        {"type": "websocket.connect"},
+        {"type": "websocket.receive", "text": json.dumps({"type": "flood"})},
+        {"type": "frame", "text": json.dumps({"type": "move"}), "order": None},
+        {"type": "websocket.disconnect", "code": 4429},
+    ]
+    run_quietly(ClosingOnRequest, messages, send, caplog)
     assert [message["type"] for message in sent] == ["websocket.accept", "websocket.close"]
-    assert incoming.empty(), "the disconnect was read"
-    assert not [record for record in caplog.records if record.levelno >= logging.WARNING]
