@@ -429,11 +429,11 @@ LOGGING = {
     "loggers": {
         # Django's own console handler (DEBUG only) would print a second, plain line.
         "django": {"handlers": [], "level": "INFO", "propagate": True},
-        # uvicorn's lines in the site's format too; its INFO lines (one per socket opened)
-        # are noise at a thousand sockets, and per-request lines come from our middleware.
+        # uvicorn's lines in the site's format too, from WARNING up: its INFO lines (one per
+        # socket opened) are noise at a thousand sockets. (Per-request lines come from our
+        # middleware; the Procfile turns uvicorn's access log off.)
         "uvicorn": {"handlers": [], "level": "WARNING", "propagate": True},
         "uvicorn.error": {"handlers": [], "level": "WARNING", "propagate": True},
-        "uvicorn.access": {"handlers": [], "level": "WARNING", "propagate": False},
     },
 }
 
