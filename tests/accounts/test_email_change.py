@@ -1,5 +1,6 @@
 """Changing the e-mail address: it takes effect only from the link sent to the new address."""
 
+import base64
 import re
 
 import pytest
@@ -75,3 +76,18 @@ def test_an_expired_or_forged_link_changes_nothing(client, alice, settings):
     assert client.get(f"/account/email/confirm/{forged}/").status_code == 400
     alice.refresh_from_db()
     assert alice.email == "alice@example.com"
+
+
+def test_the_link_names_no_user_and_no_address(client, alice):
+    """The token is opaque: decoded any way, it holds neither address nor the user's id."""
+    client.force_login(alice)
+    client.post(CHANGE, {"email": "alice@new.example", "password": PASSWORD})
+    token = confirm_link(mail.outbox[0]).split("/")[-2]
+    padded = token + "=" * (-len(token) % 4)
+    readings = [token, base64.urlsafe_b64decode(padded).decode("latin-1")]
+    for text in readings:
+        assert "alice" not in text.lower() and "example" not in text
+        assert not re.search(rf'"user"\s*:\s*{alice.pk}\b', text)
+    assert client.get(f"/account/email/confirm/{token}/").status_code == 200
+    alice.refresh_from_db()
+    assert alice.email == "alice@new.example"
