@@ -7,7 +7,7 @@ import pytest
 from django.core import mail, signing
 
 from accounts import services
-from accounts.models import User
+from accounts.models import EmailChange, User
 
 pytestmark = pytest.mark.django_db
 
@@ -91,3 +91,21 @@ def test_the_link_names_no_user_and_no_address(client, alice):
     assert client.get(f"/account/email/confirm/{token}/").status_code == 200
     alice.refresh_from_db()
     assert alice.email == "alice@new.example"
+
+
+def test_using_one_link_spends_the_others(client, alice):
+    first = services.email_change_token(user=alice, new_email="alice@first.example")
+    second = services.email_change_token(user=alice, new_email="alice@second.example")
+    assert client.get(f"/account/email/confirm/{second}/").status_code == 200
+    spent = client.get(f"/account/email/confirm/{first}/")
+    assert spent.status_code == 400
+    assert "already been used" in spent.content.decode()
+    alice.refresh_from_db()
+    assert alice.email == "alice@second.example"
+
+
+def test_closing_the_account_forgets_its_pending_addresses(client, alice):
+    token = services.email_change_token(user=alice, new_email="alice@new.example")
+    services.account_close(user=alice, password=PASSWORD)
+    assert not EmailChange.objects.filter(user=alice).exists()
+    assert client.get(f"/account/email/confirm/{token}/").status_code == 400
