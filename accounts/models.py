@@ -95,3 +95,23 @@ class Preferences(models.Model):
 
     def as_dict(self) -> dict:
         return {name: getattr(self, name) for name in self.FIELDS}
+
+
+class EmailChange(models.Model):
+    """A new address waiting for its owner to follow the link sent to it.
+
+    The link carries only a random token; the row keeps its hash (as an API token's), so
+    the link names no user and no address, and the table alone confirms no change.
+    """
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="email_changes")
+    token_hash = models.CharField(max_length=64, unique=True)
+    # The address it replaces: once the change (this one or another) is made, a link
+    # whose old address no longer matches is spent.
+    old_email = models.EmailField(blank=True)
+    new_email = models.EmailField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"E-mail change of {self.user}"

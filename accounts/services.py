@@ -1,9 +1,12 @@
 """Writes to accounts: registration, bot accounts, preferences, e-mail, two-factor, closing."""
 
+import hashlib
+import secrets
+from datetime import timedelta
+
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.password_validation import validate_password
-from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
@@ -13,7 +16,7 @@ from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from accounts.hooks import account_closing
-from accounts.models import Preferences, User
+from accounts.models import EmailChange, Preferences, User
 from accounts.validators import validate_username
 
 BOT_USERNAMES = {
@@ -127,13 +130,18 @@ def preferences_save(*, user, changes: dict) -> Preferences:
 
 # --------------------------------------------------------------------------- e-mail address
 
-EMAIL_CHANGE_SALT = "accounts.email-change"
+
+def _email_change_hash(token: str) -> str:
+    """The stored form of a link's token: SHA-256 (256 random bits need no slow hash)."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def email_change_token(*, user, new_email: str) -> str:
-    """A signed, expiring token naming the user, the new address and the address it replaces.
+    """A pending change to ``new_email`` and the token of the link confirming it.
 
-    The old address inside makes the link single-use: once the change is made it no
+    The token is random and opaque: the row it names (by its hash) holds the user and
+    both addresses, so a link copied into a log, a browser's history or a referrer tells
+    nothing. Its old address makes the link single-use: once the change is made it no
     longer matches.
     """
     new_email = User.objects.normalize_email(new_email.strip())
@@ -142,27 +150,42 @@ def email_change_token(*, user, new_email: str) -> str:
         raise ValidationError({"email": [EMAIL_TAKEN]})
     if new_email.lower() == user.email.lower():
         raise ValidationError({"email": [_("That is already your address.")]})
-    return signing.dumps(
-        {"user": user.pk, "new": new_email, "old": user.email}, salt=EMAIL_CHANGE_SALT
+    # Rows long past their link's life only keep addresses: a link that old reads "not
+    # valid" rather than "expired".
+    forgotten = timezone.now() - timedelta(seconds=2 * max(settings.EMAIL_CHANGE_TIMEOUT, 0))
+    EmailChange.objects.filter(created_at__lt=forgotten).delete()
+    token = secrets.token_urlsafe(32)
+    EmailChange.objects.create(
+        user=user,
+        token_hash=_email_change_hash(token),
+        old_email=user.email,
+        new_email=new_email,
     )
+    return token
 
 
 def email_change_confirm(*, token: str) -> User:
     """Apply a confirmed address change, or raise ValidationError (expired, used, forged)."""
-    try:
-        data = signing.loads(token, salt=EMAIL_CHANGE_SALT, max_age=settings.EMAIL_CHANGE_TIMEOUT)
-    except signing.SignatureExpired:
-        raise ValidationError(_("This confirmation link has expired: ask for a new one.")) from None
-    except signing.BadSignature:
-        raise ValidationError(_("This confirmation link is not valid.")) from None
     with transaction.atomic():
-        user = User.objects.select_for_update().filter(pk=data["user"], is_active=True).first()
-        if user is None or user.email != data["old"]:
+        change = (
+            EmailChange.objects.select_for_update()
+            .filter(token_hash=_email_change_hash(token))
+            .first()
+        )
+        if change is None:
+            raise ValidationError(_("This confirmation link is not valid."))
+        age = (timezone.now() - change.created_at).total_seconds()
+        if change.used_at is None and age > settings.EMAIL_CHANGE_TIMEOUT:
+            raise ValidationError(_("This confirmation link has expired: ask for a new one."))
+        user = User.objects.select_for_update().filter(pk=change.user_id, is_active=True).first()
+        if change.used_at is not None or user is None or user.email != change.old_email:
             raise ValidationError(_("This confirmation link has already been used."))
-        if User.objects.filter(email__iexact=data["new"]).exclude(pk=user.pk).exists():
+        if User.objects.filter(email__iexact=change.new_email).exclude(pk=user.pk).exists():
             raise ValidationError(EMAIL_TAKEN)
-        user.email = data["new"]
+        user.email = change.new_email
         user.save(update_fields=["email"])
+        change.used_at = timezone.now()
+        change.save(update_fields=["used_at"])
     return user
 
 
@@ -280,6 +303,7 @@ def account_close(*, user, password: str, code: str = "") -> User:
         Preferences.objects.filter(user=user).delete()
         TOTPDevice.objects.filter(user=user).delete()
         StaticDevice.objects.filter(user=user).delete()
+        EmailChange.objects.filter(user=user).delete()
         _sessions_end(user)
     return user
 

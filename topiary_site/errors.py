@@ -1,19 +1,25 @@
 """Optional error reporting through Sentry's SDK: on only when ``SENTRY_DSN`` is set.
 
 Events are scrubbed before they leave: no cookies (the session cookie is a login), no
-request bodies (a move), no local variables (a game state holds every hidden tile), no
-user's address.
+credentials in headers, no request bodies (a move), no local variables (a game state
+holds every hidden tile), no user's address; and every text left in an event or a
+breadcrumb (the URL, the query string, a referrer, a log line, an exception's message,
+a transaction's spans) goes through the log lines' own ``scrub_text``, so a reset or
+confirmation link, an e-mail address or a token is masked here exactly as in the logs.
 """
 
 from __future__ import annotations
 
-SCRUBBED = "[scrubbed]"
+from topiary_site.logs import SCRUBBED, scrub_data
+
 #: Names of values an event may carry that can hold hidden game data or credentials.
 SECRET_KEYS = {"state", "view", "hands", "box", "garden", "moves", "csrftoken", "sessionid"}
+#: Request headers that are credentials whole.
+SECRET_HEADERS = {"cookie", "authorization", "x-csrftoken"}
 
 
 def scrub(event: dict, hint: dict | None = None) -> dict:
-    """Sentry ``before_send``: what may leave the server of an error event."""
+    """Sentry ``before_send`` (and ``before_send_transaction``): what may leave the server."""
     request = event.get("request")
     if isinstance(request, dict):
         request.pop("cookies", None)
@@ -21,7 +27,7 @@ def scrub(event: dict, hint: dict | None = None) -> dict:
         headers = request.get("headers")
         if isinstance(headers, dict):
             for name in list(headers):
-                if name.lower() in {"cookie", "authorization", "x-csrftoken"}:
+                if name.lower() in SECRET_HEADERS:
                     headers[name] = SCRUBBED
     for exception in (event.get("exception") or {}).get("values") or []:
         for frame in (exception.get("stacktrace") or {}).get("frames") or []:
@@ -34,7 +40,12 @@ def scrub(event: dict, hint: dict | None = None) -> dict:
     user = event.get("user")
     if isinstance(user, dict):
         event["user"] = {"id": user["id"]} if "id" in user else {}
-    return event
+    return scrub_data(event)
+
+
+def scrub_breadcrumb(crumb: dict, hint: dict | None = None) -> dict:
+    """Sentry ``before_breadcrumb``: a log line or a request kept for a later event."""
+    return scrub_data(crumb)
 
 
 def init(dsn: str, environment: str, traces_sample_rate: float) -> None:
@@ -51,4 +62,6 @@ def init(dsn: str, environment: str, traces_sample_rate: float) -> None:
         max_request_body_size="never",
         traces_sample_rate=traces_sample_rate,
         before_send=scrub,
+        before_send_transaction=scrub,
+        before_breadcrumb=scrub_breadcrumb,
     )

@@ -407,7 +407,12 @@ if LOG_FORMAT not in {"json", "text"}:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"context": {"()": "topiary_site.logs.ContextFilter"}},
+    # Every handler runs both: "scrub" masks secrets (reset and confirmation links,
+    # addresses, credentials) in every line, whoever logged it (topiary_site/logs.py).
+    "filters": {
+        "context": {"()": "topiary_site.logs.ContextFilter"},
+        "scrub": {"()": "topiary_site.logs.ScrubFilter"},
+    },
     "formatters": {
         "json": {
             "()": "pythonjsonlogger.json.JsonFormatter",
@@ -422,7 +427,7 @@ LOGGING = {
         "console": {
             "class": "logging.StreamHandler",
             "formatter": LOG_FORMAT,
-            "filters": ["context"],
+            "filters": ["context", "scrub"],
         }
     },
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},

@@ -1,12 +1,13 @@
 """Changing the e-mail address: it takes effect only from the link sent to the new address."""
 
+import base64
 import re
 
 import pytest
 from django.core import mail, signing
 
 from accounts import services
-from accounts.models import User
+from accounts.models import EmailChange, User
 
 pytestmark = pytest.mark.django_db
 
@@ -75,3 +76,36 @@ def test_an_expired_or_forged_link_changes_nothing(client, alice, settings):
     assert client.get(f"/account/email/confirm/{forged}/").status_code == 400
     alice.refresh_from_db()
     assert alice.email == "alice@example.com"
+
+
+def test_the_link_names_no_user_and_no_address(client, alice):
+    """The token is opaque: decoded any way, it holds neither address nor the user's id."""
+    client.force_login(alice)
+    client.post(CHANGE, {"email": "alice@new.example", "password": PASSWORD})
+    token = confirm_link(mail.outbox[0]).split("/")[-2]
+    padded = token + "=" * (-len(token) % 4)
+    readings = [token, base64.urlsafe_b64decode(padded).decode("latin-1")]
+    for text in readings:
+        assert "alice" not in text.lower() and "example" not in text
+        assert not re.search(rf'"user"\s*:\s*{alice.pk}\b', text)
+    assert client.get(f"/account/email/confirm/{token}/").status_code == 200
+    alice.refresh_from_db()
+    assert alice.email == "alice@new.example"
+
+
+def test_using_one_link_spends_the_others(client, alice):
+    first = services.email_change_token(user=alice, new_email="alice@first.example")
+    second = services.email_change_token(user=alice, new_email="alice@second.example")
+    assert client.get(f"/account/email/confirm/{second}/").status_code == 200
+    spent = client.get(f"/account/email/confirm/{first}/")
+    assert spent.status_code == 400
+    assert "already been used" in spent.content.decode()
+    alice.refresh_from_db()
+    assert alice.email == "alice@second.example"
+
+
+def test_closing_the_account_forgets_its_pending_addresses(client, alice):
+    token = services.email_change_token(user=alice, new_email="alice@new.example")
+    services.account_close(user=alice, password=PASSWORD)
+    assert not EmailChange.objects.filter(user=alice).exists()
+    assert client.get(f"/account/email/confirm/{token}/").status_code == 400
