@@ -3,17 +3,19 @@
 from django import forms
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import (
+    AdminUserCreationForm,
     AuthenticationForm,
     PasswordChangeForm,
     PasswordResetForm,
     SetPasswordForm,
+    UserChangeForm,
 )
 from django.core.exceptions import ValidationError
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from accounts import selectors, throttle
+from accounts import selectors, services, throttle
 from accounts.models import Preferences, User
 from accounts.validators import USERNAME_MAX_LENGTH, validate_username
 
@@ -216,3 +218,22 @@ class PreferencesForm(PlainLabels, forms.ModelForm):
             "theme": gettext_lazy("Theme"),
             "language": gettext_lazy("Language"),
         }
+
+
+class PlayerAdminCreationForm(AdminUserCreationForm):
+    """The admin's new account: its name passes the same checks as a registration's."""
+
+    def clean_username(self):
+        username = super().clean_username()
+        services.username_check(username=username)
+        return username
+
+
+class PlayerAdminChangeForm(UserChangeForm):
+    """The admin's account page: a renamed account passes the registration's name checks."""
+
+    def clean_username(self):
+        username = self.cleaned_data["username"]
+        if "username" in self.changed_data:
+            services.username_check(username=username, user=self.instance)
+        return username

@@ -4,6 +4,8 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
+from accounts.validators import username_skeleton
+
 
 class UserManager(DjangoUserManager):
     """Usernames are unique regardless of case, so logging in ignores case too."""
@@ -34,6 +36,14 @@ class User(AbstractUser):
     # Set when the player closed the account: it keeps its name (games and ratings stay
     # history under it, nobody else can take it) and can never sign in again.
     closed_at = models.DateTimeField(null=True, blank=True)
+    # The name's look-alike key (accounts.validators.username_skeleton), unique so that the
+    # database itself refuses "StrongB0t" beside "StrongBot", two racing registrations
+    # included. Set from the name on every save that changes it. Empty (NULL) only for
+    # an account older than the check whose name looked like an older account's: the
+    # older one holds the key (migration 0006).
+    username_skeleton = models.CharField(  # noqa: DJ001 (NULLs never clash; "" would)
+        max_length=255, unique=True, null=True, editable=False
+    )
 
     objects = UserManager()
 
@@ -55,6 +65,23 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.username
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        user = super().from_db(db, field_names, values)
+        user._username_saved = user.__dict__.get("username")
+        return user
+
+    def save(self, *args, **kwargs):
+        # Only a new or changed name takes a new key, so saving an account whose name
+        # predates the check (key NULL) keeps working.
+        if self._state.adding or self.username != getattr(self, "_username_saved", None):
+            self.username_skeleton = username_skeleton(self.username)
+            update_fields = kwargs.get("update_fields")
+            if update_fields is not None and "username" in update_fields:
+                kwargs["update_fields"] = {*update_fields, "username_skeleton"}
+        super().save(*args, **kwargs)
+        self._username_saved = self.username
 
     @property
     def moved_by_site(self) -> bool:

@@ -15,9 +15,10 @@ from django.utils.translation import gettext_lazy
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from accounts import throttle
 from accounts.hooks import account_closing
 from accounts.models import EmailChange, Preferences, User
-from accounts.validators import validate_username
+from accounts.validators import username_skeleton, validate_username
 
 BOT_USERNAMES = {
     User.BotLevel.RANDOM: "RandomBot",
@@ -26,18 +27,41 @@ BOT_USERNAMES = {
 }
 
 USERNAME_TAKEN = gettext_lazy("That username is taken.")
+USERNAME_LOOKALIKE = gettext_lazy(
+    "That username looks too much like %(name)s, the name of another account: "
+    "players could take one for the other. Choose another."
+)
 EMAIL_TAKEN = gettext_lazy("An account with that email address already exists.")
+
+
+def _username_errors(username: str, *, user=None) -> list[str]:
+    try:
+        validate_username(username)
+    except ValidationError as error:
+        return error.messages
+    others = User.objects.exclude(pk=user.pk) if user is not None else User.objects.all()
+    if others.filter(username__iexact=username).exists():
+        return [str(USERNAME_TAKEN)]
+    # One indexed lookup: every account's key is stored (User.username_skeleton).
+    lookalike = others.filter(username_skeleton=username_skeleton(username)).first()
+    if lookalike is not None:
+        return [USERNAME_LOOKALIKE % {"name": lookalike.username}]
+    return []
+
+
+def username_check(*, username: str, user=None) -> None:
+    """Refuse (ValidationError) a name that is malformed, reserved, taken, or looks like
+    another account's; ``user`` is the account being renamed, None for a new one."""
+    errors = _username_errors(username, user=user)
+    if errors:
+        raise ValidationError(errors, code="username")
 
 
 def _registration_errors(*, username: str, email: str, password: str) -> dict[str, list[str]]:
     errors: dict[str, list[str]] = {}
-    try:
-        validate_username(username)
-    except ValidationError as error:
-        errors["username"] = error.messages
-    else:
-        if User.objects.filter(username__iexact=username).exists():
-            errors["username"] = [USERNAME_TAKEN]
+    username_errors = _username_errors(username)
+    if username_errors:
+        errors["username"] = username_errors
     # The address is optional (without one, a forgotten password cannot be reset).
     try:
         if email:
@@ -66,7 +90,8 @@ def user_register(*, username: str, email: str, password: str) -> User:
         with transaction.atomic():
             return User.objects.create_user(username=username, email=email, password=password)
     except IntegrityError:
-        # Someone registered the same name or address between our check and our insert.
+        # Someone registered the same name, a look-alike or the same address between our
+        # check and our insert: the unique indexes refused the second.
         errors = _registration_errors(username=username, email=email, password=password)
         raise ValidationError(errors or {"username": [USERNAME_TAKEN]}) from None
 
@@ -81,7 +106,12 @@ def bot_ensure(*, level: str) -> User:
             defaults={"is_bot": True, "bot_level": level, "password": make_password(None)},
         )
     except IntegrityError:
-        bot = User.objects.get(username__iexact=name)
+        bot = User.objects.filter(username__iexact=name).first()
+        if bot is None:
+            holder = User.objects.get(username_skeleton=username_skeleton(name))
+            raise ValueError(
+                f"The account {holder.username!r} looks like the {level} bot's name {name!r}."
+            ) from None
     if not bot.is_bot or bot.bot_level != level:
         raise ValueError(f"The account {bot.username!r} exists and is not the {level} bot.")
     return bot
@@ -189,6 +219,29 @@ def email_change_confirm(*, token: str) -> User:
     return user
 
 
+# --------------------------------------------------------------------------- password
+
+PASSWORD_WRONG = gettext_lazy("That is not your password.")
+PASSWORD_THROTTLED = gettext_lazy(
+    "Too many wrong passwords: wait %(minutes)s minutes and try again."
+)
+
+
+def password_confirm(*, user, password: str, address: str = "") -> None:
+    """Refuse (ValidationError on ``password``) a wrong password before a sensitive change.
+
+    Asking for it again means a session left open or stolen cannot turn two-factor on or
+    off, close the account or make API tokens. Wrong passwords count with the login
+    form's (per name and address), so the form is no faster way to guess it.
+    """
+    if throttle.login_blocked(username=user.username, address=address):
+        message = PASSWORD_THROTTLED % {"minutes": throttle.window_minutes()}
+        raise ValidationError({"password": [message]})
+    if not user.check_password(password):
+        throttle.login_failure_record(username=user.username, address=address)
+        raise ValidationError({"password": [PASSWORD_WRONG]})
+
+
 # --------------------------------------------------------------------------- two-factor
 
 RECOVERY_CODES = 10
@@ -205,14 +258,21 @@ def two_factor_start(*, user) -> TOTPDevice:
     return TOTPDevice.objects.create(user=user, name="Authenticator", confirmed=False)
 
 
-def two_factor_confirm(*, user, code: str) -> list[str]:
-    """Turn two-factor on once the app's first code matches; returns the recovery codes."""
+def two_factor_confirm(*, user, password: str, code: str, address: str = "") -> list[str]:
+    """Turn two-factor on once the password is right and the app's first code matches;
+    returns the recovery codes. Raises ValidationError (keyed by field) and changes nothing
+    otherwise."""
+    password_confirm(user=user, password=password, address=address)
     with transaction.atomic():
         device = TOTPDevice.objects.select_for_update().filter(user=user, confirmed=False).first()
         if device is None:
-            raise ValidationError(_("Start again: scan a new QR code."))
-        if not _device_verify(device, code):
-            raise ValidationError(TWO_FACTOR_WRONG)
+            raise ValidationError({"code": [_("Start again: scan a new QR code.")]})
+        try:
+            verified = _device_verify(device, code)
+        except ValidationError as error:
+            raise ValidationError({"code": error.messages}) from None
+        if not verified:
+            raise ValidationError({"code": [TWO_FACTOR_WRONG]})
         TOTPDevice.objects.filter(user=user, confirmed=True).delete()
         device.confirmed = True
         device.save()
@@ -258,10 +318,9 @@ def two_factor_verify(*, user, code: str):
     raise ValidationError(TWO_FACTOR_WRONG)
 
 
-def two_factor_disable(*, user, password: str, code: str) -> None:
+def two_factor_disable(*, user, password: str, code: str, address: str = "") -> None:
     """Turn two-factor off: needs the password and a current code."""
-    if not user.check_password(password):
-        raise ValidationError({"password": [_("That is not your password.")]})
+    password_confirm(user=user, password=password, address=address)
     try:
         two_factor_verify(user=user, code=code)
     except ValidationError as error:
@@ -273,7 +332,7 @@ def two_factor_disable(*, user, password: str, code: str) -> None:
 # --------------------------------------------------------------------------- closing
 
 
-def account_close(*, user, password: str, code: str = "") -> User:
+def account_close(*, user, password: str, code: str = "", address: str = "") -> User:
     """Close the account for good, or raise ValidationError and change nothing.
 
     The name stays (history reads right, nobody can take it); the address, password,
@@ -281,8 +340,7 @@ def account_close(*, user, password: str, code: str = "") -> User:
     running games resigned, upcoming and running tournaments left, and the account
     drops off the leaderboards (inactive).
     """
-    if not user.check_password(password):
-        raise ValidationError({"password": [_("That is not your password.")]})
+    password_confirm(user=user, password=password, address=address)
     if two_factor_device(user) is not None:
         try:
             two_factor_verify(user=user, code=code)

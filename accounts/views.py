@@ -309,23 +309,31 @@ def email_confirm(request, token: str):
     return render(request, "accounts/email_confirm.html", {"confirmed_email": user.email})
 
 
+def _errors_to_form(form, error: ValidationError) -> None:
+    """A service's refusal (keyed by field) shown on the form's fields, the rest above it."""
+    for field, errors in error.message_dict.items():
+        form.add_error(field if field in form.fields else None, errors)
+
+
 @login_required
 def two_factor(request):
-    """Turn two-factor sign-in on (QR code, first code, recovery codes) or off."""
+    """Turn two-factor sign-in on (QR code, password and first code, recovery codes) or
+    off (password and a code)."""
     user = request.user
+    address = request.META.get("REMOTE_ADDR", "")
+    form = PasswordAndCodeForm(request.POST or None)
+    form.fields["code"].required = True
     if services.two_factor_device(user) is not None:
-        form = PasswordAndCodeForm(request.POST or None)
-        form.fields["code"].required = True
         if request.method == "POST" and form.is_valid():
             try:
                 services.two_factor_disable(
                     user=user,
                     password=form.cleaned_data["password"],
                     code=form.cleaned_data["code"],
+                    address=address,
                 )
             except ValidationError as error:
-                for field, errors in error.message_dict.items():
-                    form.add_error(field if field in form.fields else None, errors)
+                _errors_to_form(form, error)
             else:
                 messages.success(request, _("Two-factor sign-in is off."))
                 return redirect("accounts:settings")
@@ -334,13 +342,17 @@ def two_factor(request):
             request, "accounts/two_factor.html", {"enabled": True, "form": form}, status=status
         )
 
-    form = TwoFactorCodeForm(request.POST or None)
     form.fields["code"].help_text = _("The 6 digits the app shows for Topiary Online now.")
     if request.method == "POST" and form.is_valid():
         try:
-            codes = services.two_factor_confirm(user=user, code=form.cleaned_data["code"])
+            codes = services.two_factor_confirm(
+                user=user,
+                password=form.cleaned_data["password"],
+                code=form.cleaned_data["code"],
+                address=address,
+            )
         except ValidationError as error:
-            form.add_error("code", error)
+            _errors_to_form(form, error)
         else:
             return render(request, "accounts/two_factor_codes.html", {"codes": codes})
     from django_otp.plugins.otp_totp.models import TOTPDevice
@@ -381,10 +393,10 @@ def account_close(request):
                 user=request.user,
                 password=form.cleaned_data["password"],
                 code=form.cleaned_data.get("code", ""),
+                address=request.META.get("REMOTE_ADDR", ""),
             )
         except ValidationError as error:
-            for field, errors in error.message_dict.items():
-                form.add_error(field if field in form.fields else None, errors)
+            _errors_to_form(form, error)
         else:
             logout(request)
             messages.info(request, _("Your account is closed. Thank you for playing."))

@@ -406,9 +406,7 @@ def _released(read):
 
 
 def _token_live(token_id: int | None) -> bool:
-    return (
-        token_id is None or ApiToken.objects.filter(pk=token_id, revoked_at__isnull=True).exists()
-    )
+    return token_id is None or ApiToken.objects.live().filter(pk=token_id).exists()
 
 
 async def _game_lines(game_id: int, user, token_id: int | None, language: str):

@@ -1,5 +1,6 @@
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 
@@ -11,6 +12,19 @@ class Scope(models.TextChoices):
     BOT_PLAY = "bot:play", gettext_lazy("Play as a BOT account (and upgrade an account to BOT)")
     PUZZLE_WRITE = "puzzle:write", gettext_lazy("Submit puzzle attempts")
     TOURNAMENT_WRITE = "tournament:write", gettext_lazy("Join and leave tournaments")
+
+
+class ApiTokenQuerySet(models.QuerySet):
+    def live(self):
+        """The tokens that still work: not revoked and not past their last day."""
+        return self.filter(revoked_at__isnull=True).filter(
+            models.Q(expires_on__isnull=True) | models.Q(expires_on__gte=_today())
+        )
+
+
+def _today():
+    """Today in UTC, the calendar an expiry date is read in."""
+    return timezone.now().date()
 
 
 class ApiToken(models.Model):
@@ -30,6 +44,10 @@ class ApiToken(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    #: The last day (UTC) the token works, or None for a token that works until revoked.
+    expires_on = models.DateField(null=True, blank=True)
+
+    objects = ApiTokenQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -38,8 +56,12 @@ class ApiToken(models.Model):
         return f"{self.user} token {self.name!r}"
 
     @property
+    def expired(self) -> bool:
+        return self.expires_on is not None and self.expires_on < _today()
+
+    @property
     def active(self) -> bool:
-        return self.revoked_at is None
+        return self.revoked_at is None and not self.expired
 
     def allows(self, scope: str) -> bool:
         return scope in self.scopes

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import secrets
 
@@ -16,6 +17,8 @@ from games.models import Seat
 #: Every secret starts so, which makes a leaked one easy to recognise (and to scan for).
 SECRET_PREFIX = "tpy_"
 NAME_MAX_LENGTH = 60
+#: How far ahead an expiry date may be: further is as good as none (leave it empty).
+EXPIRY_MAX_DAYS = 10 * 366
 
 
 class TokenError(Exception):
@@ -32,8 +35,36 @@ def secret_hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def token_create(*, user, name: str, scopes: list[str]) -> tuple[ApiToken, str]:
-    """A new token of ``user`` and its secret, which is returned here once and never stored."""
+def _expiry(expires_on: datetime.date | str | None) -> datetime.date | None:
+    """The last day a new token works, from a date or its ISO text; None or "" for none."""
+    if expires_on in (None, ""):
+        return None
+    if isinstance(expires_on, str):
+        try:
+            expires_on = datetime.date.fromisoformat(expires_on.strip())
+        except ValueError:
+            raise TokenError(
+                "bad_request", _("the expiry date is not a date (expected YYYY-MM-DD)")
+            ) from None
+    today = timezone.now().date()
+    if expires_on < today:
+        raise TokenError("bad_request", _("the expiry date is in the past"))
+    if (expires_on - today).days > EXPIRY_MAX_DAYS:
+        raise TokenError(
+            "bad_request",
+            _("the expiry date is more than %(years)s years ahead: leave it empty for none")
+            % {"years": EXPIRY_MAX_DAYS // 366},
+        )
+    return expires_on
+
+
+def token_create(
+    *, user, name: str, scopes: list[str], expires_on: datetime.date | str | None = None
+) -> tuple[ApiToken, str]:
+    """A new token of ``user`` and its secret, which is returned here once and never stored.
+
+    ``expires_on`` is the last day (UTC) it works; without one it works until revoked.
+    """
     name = (name or "").strip()
     if not name or len(name) > NAME_MAX_LENGTH:
         raise TokenError(
@@ -47,6 +78,7 @@ def token_create(*, user, name: str, scopes: list[str]) -> tuple[ApiToken, str]:
         )
     if not scopes:
         raise TokenError("bad_request", _("choose at least one scope"))
+    expires_on = _expiry(expires_on)
     secret = SECRET_PREFIX + secrets.token_urlsafe(32)
     token = ApiToken.objects.create(
         user=user,
@@ -54,6 +86,7 @@ def token_create(*, user, name: str, scopes: list[str]) -> tuple[ApiToken, str]:
         scopes=[scope for scope in Scope.values if scope in scopes],
         secret_hash=secret_hash(secret),
         prefix=secret[: len(SECRET_PREFIX) + 4],
+        expires_on=expires_on,
     )
     return token, secret
 
@@ -70,10 +103,12 @@ def token_revoke(*, user, token_id: int) -> ApiToken:
 
 
 def token_authenticate(secret: str) -> ApiToken | None:
-    """The live token with this secret (its last use noted), or None."""
+    """The live token with this secret (its last use noted), or None: a revoked or
+    expired token is no token at all."""
     token = (
-        ApiToken.objects.select_related("user")
-        .filter(secret_hash=secret_hash(secret), revoked_at__isnull=True, user__is_active=True)
+        ApiToken.objects.live()
+        .select_related("user")
+        .filter(secret_hash=secret_hash(secret), user__is_active=True)
         .first()
     )
     if token is not None:

@@ -8,6 +8,7 @@ import time
 
 import pytest
 from django_otp.oath import TOTP
+from django_otp.plugins.otp_totp.models import TOTPDevice
 from playwright.sync_api import expect
 
 from accounts.models import Preferences, User
@@ -138,6 +139,14 @@ def test_two_factor_from_the_settings_page_to_closing_the_account(page, web):
     page.get_by_role("link", name="Turn on").click()
     expect(page.locator(".qr-code svg")).to_be_visible()
     secret = page.locator("[data-totp-secret]").inner_text()
+    # The right code is not enough: a session left open must not lock carol out.
+    page.get_by_label("Password").fill("not-carols-password")
+    page.get_by_role("textbox", name="Code").fill(app_code(secret))
+    page.get_by_role("button", name="Turn on").click()
+    expect(page.get_by_text("That is not your password.")).to_be_visible()
+    assert page.locator("[data-totp-secret]").inner_text() == secret
+    assert not TOTPDevice.objects.filter(user=carol, confirmed=True).exists()
+    page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("textbox", name="Code").fill(app_code(secret))
     page.get_by_role("button", name="Turn on").click()
     expect(page.get_by_text("shown only this once")).to_be_visible()

@@ -106,7 +106,7 @@ def test_closing_leaves_an_upcoming_tournament(client, alice, bob):
 def test_with_two_factor_the_code_is_needed_too(client, alice):
     services.two_factor_start(user=alice)
     device = TOTPDevice.objects.get(user=alice)
-    codes = services.two_factor_confirm(user=alice, code=code_for(device))
+    codes = services.two_factor_confirm(user=alice, password=PASSWORD, code=code_for(device))
     client.force_login(alice)
     assert "Two-factor code" in client.get(CLOSE).content.decode()
     refused = client.post(CLOSE, {"password": PASSWORD, "code": ""})

@@ -69,8 +69,8 @@ def test_weak_passwords_are_refused_with_the_reason(password, expected):
         ("_alice", "A username uses only letters A-Z"),
         ("ålice", "A username uses only letters A-Z"),
         ("al<b>", "A username uses only letters A-Z"),
-        ("strongbot", "That username is reserved."),
-        ("GreedyBot12", "That username is reserved."),
+        ("strongbot", "That username is reserved"),
+        ("GreedyBot12", "That username is reserved"),
     ],
 )
 def test_bad_usernames_are_refused_with_the_rule(username, reason):

@@ -36,7 +36,7 @@ def enable(client, user) -> tuple[TOTPDevice, list[str]]:
     device = TOTPDevice.objects.get(user=user, confirmed=False)
     shown_secret = re.search(r"<code data-totp-secret>([^<]+)</code>", page).group(1)
     assert len(shown_secret.replace(" ", "")) == 32
-    response = client.post(TWO_FACTOR, {"code": code_for(device)})
+    response = client.post(TWO_FACTOR, {"password": PASSWORD, "code": code_for(device)})
     assert response.status_code == 200
     codes = re.findall(r"<li><code>([a-z0-9]+)</code></li>", response.content.decode())
     assert len(codes) == services.RECOVERY_CODES
@@ -48,9 +48,39 @@ def enable(client, user) -> tuple[TOTPDevice, list[str]]:
 def test_enabling_needs_the_apps_code(client, alice):
     client.force_login(alice)
     client.get(TWO_FACTOR)
-    response = client.post(TWO_FACTOR, {"code": "000000"})
+    response = client.post(TWO_FACTOR, {"password": PASSWORD, "code": "000000"})
     assert response.status_code == 400
     assert "That code is not right" in response.content.decode()
+    assert services.two_factor_device(alice) is None
+
+
+def test_enabling_needs_the_password_too(client, alice):
+    """A session left open (or stolen) cannot turn two-factor on and lock the owner out."""
+    client.force_login(alice)
+    page = client.get(TWO_FACTOR).content.decode()
+    device = TOTPDevice.objects.get(user=alice, confirmed=False)
+    for password in ("", "not-her-password"):
+        response = client.post(TWO_FACTOR, {"password": password, "code": code_for(device)})
+        assert response.status_code == 400
+        assert services.two_factor_device(alice) is None
+    assert "That is not your password." in response.content.decode()
+    # The same key is still shown, so the app that scanned it need not scan again.
+    shown = re.search(r"<code data-totp-secret>([^<]+)</code>", page).group(1)
+    assert shown in response.content.decode()
+    assert not StaticToken.objects.filter(device__user=alice).exists()
+    enable(client, alice)
+
+
+def test_wrong_passwords_are_throttled_like_logins(client, alice, settings):
+    settings.LOGIN_FAILURE_LIMIT = 2
+    client.force_login(alice)
+    client.get(TWO_FACTOR)
+    device = TOTPDevice.objects.get(user=alice, confirmed=False)
+    for _ in range(2):
+        client.post(TWO_FACTOR, {"password": "guess-again", "code": code_for(device)})
+    right = client.post(TWO_FACTOR, {"password": PASSWORD, "code": code_for(device)})
+    assert right.status_code == 400
+    assert "Too many wrong passwords" in right.content.decode()
     assert services.two_factor_device(alice) is None
 
 

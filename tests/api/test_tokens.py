@@ -3,32 +3,62 @@ revocable; the browser's session never stands in for a token."""
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import re
 
 import pytest
+from django.utils import timezone
 
+from api import services
 from api.models import ApiToken
 from games import services as game_services
 from games.models import Game
 from tests.api.conftest import Api
+from tests.support.players import PASSWORD
 
 pytestmark = pytest.mark.django_db
+
+
+def _secret_in(page) -> str | None:
+    found = re.search(r'id="token-secret"[^>]*>(tpy_[^<]+)<', page.text)
+    return found[1] if found else None
 
 
 def test_a_token_is_shown_once_and_stored_hashed(client, make_player):
     ann = make_player()
     client.force_login(ann)
-    response = client.post("/account/tokens/", {"name": "my bot", "scopes": ["read", "play"]})
-    assert response.status_code == 200
-    secret = re.search(r'id="token-secret">(tpy_[^<]+)<', response.text)[1]
+    form = {"name": "my bot", "scopes": ["read", "play"], "password": PASSWORD}
+    response = client.post("/account/tokens/", form)
+    # Made, then redirected: a reload of the page that shows the secret posts nothing.
+    assert response.status_code == 302 and response.url == "/account/tokens/"
+    shown = client.get("/account/tokens/")
+    assert shown["Cache-Control"] == "no-store"
+    secret = _secret_in(shown)
     token = ApiToken.objects.get(user=ann)
     assert token.secret_hash == hashlib.sha256(secret.encode()).hexdigest()
     assert secret not in str(ApiToken.objects.filter(pk=token.pk).values().first())
     assert token.scopes == ["read", "play"]
-    listing = client.get("/account/tokens/")
-    assert "my bot" in listing.text and secret not in listing.text
+    reloaded = client.get("/account/tokens/")
+    assert "my bot" in reloaded.text and secret not in reloaded.text
+    assert secret not in str(dict(client.session))
+    assert ApiToken.objects.filter(user=ann).count() == 1
     assert Api(client, secret).get("/account").json()["username"] == ann.username
+
+
+def test_making_a_token_needs_the_password(client, make_player):
+    ann = make_player()
+    client.force_login(ann)
+    for password in ("", "not-the-password"):
+        response = client.post(
+            "/account/tokens/", {"name": "thief", "scopes": ["read"], "password": password}
+        )
+        assert response.status_code == 400
+    assert "That is not your password." in response.text
+    # The form comes back as sent, less the password.
+    assert 'value="thief"' in response.text and "not-the-password" not in response.text
+    assert _secret_in(response) is None
+    assert not ApiToken.objects.exists()
 
 
 def test_a_revoked_token_stops_working(client, make_player, make_token):
@@ -53,11 +83,50 @@ def test_nobody_revokes_another_players_token(client, make_player, make_token):
     assert Api(client, secret).get("/account").status_code == 200
 
 
-def test_a_token_needs_a_name_and_known_scopes(client, make_player):
+@pytest.mark.parametrize(
+    ("form", "message"),
+    [
+        ({"name": "x", "scopes": ["root"]}, "unknown scopes: root"),
+        ({"name": "", "scopes": ["read"]}, "name the token"),
+        ({"name": "x", "scopes": ["read"], "expires_on": "tomorrow"}, "is not a date"),
+        ({"name": "x", "scopes": ["read"], "expires_on": "2020-01-01"}, "is in the past"),
+        ({"name": "x", "scopes": ["read"], "expires_on": "9999-12-31"}, "years ahead"),
+    ],
+)
+def test_a_token_needs_a_name_known_scopes_and_a_coming_expiry(client, make_player, form, message):
     client.force_login(make_player())
-    assert client.post("/account/tokens/", {"name": "x", "scopes": ["root"]}).status_code == 400
-    assert client.post("/account/tokens/", {"name": "", "scopes": ["read"]}).status_code == 400
+    response = client.post("/account/tokens/", {**form, "password": PASSWORD})
+    assert response.status_code == 400
+    assert message in response.text
     assert not ApiToken.objects.exists()
+
+
+def test_a_token_works_through_its_last_day_and_then_is_refused_as_revoked(client, make_player):
+    ann = make_player()
+    client.force_login(ann)
+    today = timezone.now().date()
+    client.post(
+        "/account/tokens/",
+        {"name": "short", "scopes": ["read"], "password": PASSWORD, "expires_on": str(today)},
+    )
+    secret = _secret_in(client.get("/account/tokens/"))
+    token = ApiToken.objects.get(user=ann)
+    assert token.expires_on == today
+    assert Api(client, secret).get("/account").status_code == 200
+    listing = client.get("/account/tokens/").text
+    assert f"end of {today.day} {today:%b} {today.year}" in listing
+
+    # A day later (the row aged, as the clock would age it).
+    ApiToken.objects.filter(pk=token.pk).update(expires_on=today - datetime.timedelta(days=1))
+    expired = Api(client, secret).get("/account")
+    assert expired.status_code == 401
+    assert expired.json()["code"] == "unauthorized"
+    revoked, revoked_secret = services.token_create(user=ann, name="gone", scopes=["read"])
+    services.token_revoke(user=ann, token_id=revoked.pk)
+    assert Api(client, revoked_secret).get("/account").json() == expired.json()
+    assert Api(client, secret).get(f"/users/{ann.username}").status_code == 401
+    listing = client.get("/account/tokens/").text
+    assert "expired" in listing and "Revoke" not in listing
 
 
 def test_the_session_is_no_token(client, make_player):
