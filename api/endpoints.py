@@ -24,6 +24,7 @@ from ninja import NinjaAPI, Schema
 from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 from ninja.security import HttpBearer
+from pydantic import ConfigDict
 
 from api import selectors
 from api.limits import RateLimited, rate_check
@@ -31,6 +32,7 @@ from api.models import ApiToken, Scope
 from api.services import TokenError, bot_account_upgrade, token_authenticate
 from games import selectors as game_selectors
 from games import services as game_services
+from games.actions import action_run
 from games.models import Game
 from games.services import Refused
 from puzzles import selectors as puzzle_selectors
@@ -48,7 +50,9 @@ SEEN_EVERY_S = 10.0
 NDJSON = "application/x-ndjson"
 logger = logging.getLogger(__name__)
 
-#: HTTP status of each refusal code (the codes are those of docs/PROTOCOL.md).
+#: HTTP status of each refusal code (the codes are those of docs/PROTOCOL.md); any other
+#: code is a conflict with the game's or the table's state, 409 (``not_allowed`` among them:
+#: a takeback or a tournament entry refused as things stand).
 STATUS_OF_CODE = {
     "bad_request": 400,
     "illegal": 400,
@@ -56,7 +60,6 @@ STATUS_OF_CODE = {
     "not_signed_in": 401,
     "missing_scope": 403,
     "not_seated": 403,
-    "not_allowed": 403,
     "forfeited": 403,
     "not_found": 404,
     "rate_limited": 429,
@@ -162,7 +165,12 @@ def _unauthorized(request, error):
 @api.exception_handler(NinjaValidationError)
 def _invalid(request, error: NinjaValidationError):
     first = error.errors[0] if error.errors else {}
-    where = ".".join(str(part) for part in first.get("loc", ()))
+    # A body's field is named as the caller sent it (``ply``), not as ninja nests it
+    # (``body.body.ply``); a path or query parameter keeps its place (``query.limit``).
+    loc = [str(part) for part in first.get("loc", ())]
+    while len(loc) > 1 and loc[0] == "body":
+        loc.pop(0)
+    where = ".".join(loc)
     # Pydantic's own words say what is wrong with a field (in English).
     problem = first.get("msg") or _("invalid request")
     return _error(request, "bad_request", f"{where}: {problem}", 400)
@@ -277,12 +285,19 @@ def _ok() -> dict:
 # --------------------------------------------------------------------------- schemas
 
 
-class MoveIn(Schema):
+class StrictIn(Schema):
+    """A request body: every field of its own JSON type (``"ply": "12"`` is refused, not
+    read as 12) and no field the endpoint does not know (a misspelt one would be ignored)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class MoveIn(StrictIn):
     ply: int
     move: str
 
 
-class TableIn(Schema):
+class TableIn(StrictIn):
     kind: str = "topiary"
     players: int = 2
     rated: bool = False
@@ -296,9 +311,13 @@ class ChallengeIn(TableIn):
     opponent: str
 
 
-class TakebackIn(Schema):
+class TakebackIn(StrictIn):
     ply: int | None = None
     accept: bool | None = None
+
+
+class BotsIn(StrictIn):
+    level: str
 
 
 # --------------------------------------------------------------------------- account
@@ -513,42 +532,57 @@ def event_stream(request: HttpRequest):
 # --------------------------------------------------------------------------- games: playing
 
 
+def _act(request, game_id: int, action: str, params: dict | None = None):
+    """Run one of the player actions (``games.actions``, as the socket and the game page do)
+    for the caller, with their refusals, logging and metrics; a refusal becomes the error."""
+    user = _player(request)
+    refusal = action_run(game_id, user, action, params or {})
+    if refusal is not None:
+        raise ApiError(refusal["code"], refusal["reason"])
+    return user
+
+
+def _table(game_id: int) -> dict:
+    """What a table request answers: the game's id and its status now."""
+    return {"id": game_id, "status": selectors.table_status(game_id)}
+
+
 @api.post("/games/{game_id}/move", auth=token_auth, tags=["play"])
 def game_move(request: HttpRequest, game_id: int, body: MoveIn):
     """Play a move (or one step of a Topiary take: ``c5:S c4`` then ``=R3``; or the whole
     ``c5:S c4=R3``) for the position at ``ply``; refusals as the socket's."""
-    user = _player(request)
-    game_services.move_play(game_id=game_id, user=user, ply=body.ply, move=body.move)
+    user = _act(request, game_id, "move", {"ply": body.ply, "move": body.move})
     return _frame(game_id, user)
 
 
 @api.post("/games/{game_id}/resign", auth=token_auth, tags=["play"])
 def game_resign(request: HttpRequest, game_id: int):
-    game_services.game_resign(game_id=game_id, user=_player(request))
+    """Resign (3-4 players: a house bot plays your seat on)."""
+    _act(request, game_id, "resign")
     return _ok()
 
 
 @api.post("/games/{game_id}/abort", auth=token_auth, tags=["play"])
 def game_abort(request: HttpRequest, game_id: int):
-    game_services.game_abort(game_id=game_id, user=_player(request))
+    """Call the game off before your first move."""
+    _act(request, game_id, "abort")
     return _ok()
 
 
 @api.post("/games/{game_id}/claim", auth=token_auth, tags=["play"])
 def game_claim(request: HttpRequest, game_id: int):
     """Claim the win from opponents gone for 60 seconds (live games)."""
-    game_services.game_claim(game_id=game_id, user=_player(request))
+    _act(request, game_id, "claim")
     return _ok()
 
 
 @api.post("/games/{game_id}/takeback", auth=token_auth, tags=["play"])
 def game_takeback(request: HttpRequest, game_id: int, body: TakebackIn):
     """Offer a takeback (``{"ply": n}``) or answer one (``{"accept": true|false}``)."""
-    user = _player(request)
     if body.accept is not None:
-        game_services.takeback_answer(game_id=game_id, user=user, accept=body.accept)
+        _act(request, game_id, "takeback_accept" if body.accept else "takeback_decline")
     elif body.ply is not None:
-        game_services.takeback_offer(game_id=game_id, user=user, ply=body.ply)
+        _act(request, game_id, "takeback", {"ply": body.ply})
     else:
         raise ApiError("bad_request", _("send ply (to offer) or accept (to answer)"))
     return _ok()
@@ -571,13 +605,29 @@ def table_create(request: HttpRequest, body: TableIn):
     game = game_services.table_create(
         user=_player(request), players=body.players, **_table_fields(body)
     )
-    return {"id": game.pk}
+    return {"id": game.pk, "status": game.status}
 
 
 @api.post("/tables/{game_id}/join", auth=token_auth, tags=["play"])
 def table_join(request: HttpRequest, game_id: int):
-    game = game_services.table_join(game_id=game_id, user=_player(request))
-    return {"id": game.pk, "status": game.status}
+    """Take the first free seat at an open table; the game starts when the last seat is taken."""
+    _act(request, game_id, "join")
+    return _table(game_id)
+
+
+@api.post("/tables/{game_id}/leave", auth=token_auth, tags=["play"])
+def table_leave(request: HttpRequest, game_id: int):
+    """Leave an open table before it starts (a table nobody sits at any more is removed)."""
+    _act(request, game_id, "leave")
+    return _ok()
+
+
+@api.post("/tables/{game_id}/bots", auth=token_auth, tags=["play"])
+def table_bots(request: HttpRequest, game_id: int, body: BotsIn):
+    """Seat house bots of ``level`` (random, greedy, strong) in every free seat of an open
+    table you sit at, which starts it."""
+    _act(request, game_id, "bots", {"level": body.level})
+    return _table(game_id)
 
 
 @api.post("/challenges", auth=token_auth, tags=["play"])
@@ -592,14 +642,15 @@ def challenge_create(request: HttpRequest, body: ChallengeIn):
 
 @api.post("/challenges/{game_id}/accept", auth=token_auth, tags=["play"])
 def challenge_accept(request: HttpRequest, game_id: int):
-    game = game_services.table_join(game_id=game_id, user=_player(request))
-    return {"id": game.pk, "status": game.status}
+    """Accept a challenge to you: the game starts."""
+    _act(request, game_id, "join")
+    return _table(game_id)
 
 
 @api.post("/challenges/{game_id}/decline", auth=token_auth, tags=["play"])
 def challenge_decline(request: HttpRequest, game_id: int):
     """Decline a challenge to you, or cancel your own (the table is removed)."""
-    game_services.table_leave(game_id=game_id, user=_player(request))
+    _act(request, game_id, "leave")
     return _ok()
 
 
@@ -636,7 +687,7 @@ def puzzle_of_date(request: HttpRequest, date: datetime.date):
     return _puzzle_json(_puzzle_playable(date), _reader(request))
 
 
-class PuzzleSubmissionIn(Schema):
+class PuzzleSubmissionIn(StrictIn):
     seat: int
     moves: list[str]
 

@@ -130,3 +130,38 @@ def test_the_openapi_document_validates_and_covers_every_endpoint(client):
     ):
         assert needed in paths
     assert client.get("/api/docs").status_code == 200
+
+
+def test_every_body_field_is_checked_strictly_and_a_mistyped_one_changes_nothing(
+    client, game, make_token
+):
+    game, ann, _ = game
+    api = Api(client, make_token(ann, "play", "puzzle:write")[1])
+    legal = api.get(f"/games/{game.pk}").json()["legal_steps"][0]
+    mistyped = [
+        (f"/games/{game.pk}/move", {"ply": "0", "move": legal}, "ply"),
+        (f"/games/{game.pk}/move", {"ply": 0.0, "move": legal}, "ply"),
+        (f"/games/{game.pk}/move", {"ply": True, "move": legal}, "ply"),
+        (f"/games/{game.pk}/move", {"ply": 0, "move": ["c5"]}, "move"),
+        (f"/games/{game.pk}/move", {"ply": 0, "move": legal, "seat": 0}, "seat"),
+        (f"/games/{game.pk}/takeback", {"ply": "0"}, "ply"),
+        (f"/games/{game.pk}/takeback", {"accept": "true"}, "accept"),
+        ("/tables", {"players": "3", "correspondence_days": 1}, "players"),
+        ("/tables", {"rated": "false", "correspondence_days": 1}, "rated"),
+        ("/tables", {"clock_initial": "300", "clock_increment": 2}, "clock_initial"),
+        ("/tables", {"correspondence_days": 1, "options": "none"}, "options"),
+        ("/tables", {"correspondence_day": 1}, "correspondence_day"),
+        ("/challenges", {"opponent": 7, "correspondence_days": 1}, "opponent"),
+        (f"/tables/{game.pk}/bots", {"level": 2}, "level"),
+        ("/puzzles/2026-01-01/submit", {"seat": "0", "moves": []}, "seat"),
+    ]
+    for path, body, field in mistyped:
+        response = api.post(path, body)
+        assert response.status_code == 400, (path, body, response.content)
+        refusal = response.json()
+        assert refusal["code"] == "bad_request"
+        assert refusal["message"].startswith(f"{field}: "), refusal
+    _unchanged(game)
+    assert Game.objects.count() == 1
+    # The same move with its ply a number is played.
+    assert api.post(f"/games/{game.pk}/move", {"ply": 0, "move": legal}).status_code == 200
