@@ -20,15 +20,40 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from ninja import NinjaAPI, Schema
+from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 from ninja.security import HttpBearer
-from pydantic import ConfigDict
 
 from api import selectors
 from api.limits import RateLimited, rate_check
 from api.models import ApiToken, Scope
+from api.schemas import (
+    ALWAYS,
+    PLAY,
+    QUERY,
+    READ,
+    AccountOut,
+    BotsIn,
+    ChallengeIn,
+    FinishedGameOut,
+    FrameOut,
+    LeaderOut,
+    MoveIn,
+    OkOut,
+    ProfileOut,
+    PuzzleOut,
+    PuzzleSubmissionIn,
+    RatingChangeOut,
+    TableIn,
+    TableOut,
+    TakebackIn,
+    TournamentDetailOut,
+    TournamentsOut,
+    UserOut,
+    VerdictOut,
+    answers,
+)
 from api.services import TokenError, bot_account_upgrade, token_authenticate
 from games import selectors as game_selectors
 from games import services as game_services
@@ -282,55 +307,22 @@ def _ok() -> dict:
     return {"ok": True}
 
 
-# --------------------------------------------------------------------------- schemas
-
-
-class StrictIn(Schema):
-    """A request body: every field of its own JSON type (``"ply": "12"`` is refused, not
-    read as 12) and no field the endpoint does not know (a misspelt one would be ignored)."""
-
-    model_config = ConfigDict(strict=True, extra="forbid")
-
-
-class MoveIn(StrictIn):
-    ply: int
-    move: str
-
-
-class TableIn(StrictIn):
-    kind: str = "topiary"
-    players: int = 2
-    rated: bool = False
-    clock_initial: int | None = None
-    clock_increment: int | None = None
-    correspondence_days: int | None = None
-    options: dict | None = None
-
-
-class ChallengeIn(TableIn):
-    opponent: str
-
-
-class TakebackIn(StrictIn):
-    ply: int | None = None
-    accept: bool | None = None
-
-
-class BotsIn(StrictIn):
-    level: str
-
-
 # --------------------------------------------------------------------------- account
 
 
-@api.get("/account", auth=token_auth, tags=["account"])
+@api.get("/account", auth=token_auth, tags=["account"], response=answers(AccountOut, ALWAYS))
 def account(request: HttpRequest):
     """The token's account and the token's scopes."""
     caller = _caller(request)
     return {**selectors.user_json(caller.user), "scopes": caller.token.scopes}
 
 
-@api.post("/bot/account/upgrade", auth=token_auth, tags=["bot"])
+@api.post(
+    "/bot/account/upgrade",
+    auth=token_auth,
+    tags=["bot"],
+    response=answers(UserOut, (401, 403, 409, 429)),
+)
 def bot_upgrade(request: HttpRequest):
     """Make this account a BOT account for good (needs ``bot:play``; only with no games)."""
     user = _require(request, Scope.BOT_PLAY)
@@ -340,26 +332,43 @@ def bot_upgrade(request: HttpRequest):
 # --------------------------------------------------------------------------- users, ratings
 
 
-@api.get("/users/{username}", tags=["users"])
+@api.get("/users/{username}", tags=["users"], response=answers(ProfileOut, READ))
 def user_profile(request: HttpRequest, username: str):
     """A player's profile and ratings (per game and puzzles, with the provisional flag)."""
     user = _user_named(username)
     return {**selectors.user_json(user), "ratings": selectors.ratings_json(user)}
 
 
-@api.get("/users/{username}/rating-history/{kind}", tags=["users"])
+@api.get(
+    "/users/{username}/rating-history/{kind}",
+    tags=["users"],
+    response=answers(list[RatingChangeOut], READ),
+)
 def user_rating_history(request: HttpRequest, username: str, kind: str):
     """Every change of one rating, oldest first."""
     return selectors.rating_history_json(_user_named(username), _kind_checked(kind))
 
 
-@api.get("/leaderboards/{kind}", tags=["users"])
+@api.get("/leaderboards/{kind}", tags=["users"], response=answers(list[LeaderOut], QUERY))
 def leaderboard(request: HttpRequest, kind: str, bots: bool = False):
     """Established ratings of a game, best first (``bots=true``: the bots' board)."""
     return selectors.leaderboard_json(_kind_checked(kind), bots)
 
 
-@api.get("/users/{username}/games", tags=["games"], response={200: None})
+@api.get(
+    "/users/{username}/games",
+    tags=["games"],
+    response=answers(None, QUERY),
+    # One FinishedGameOut per line: declared here, as ninja knows only JSON answers.
+    openapi_extra={
+        "responses": {
+            200: {
+                "description": "NDJSON: one finished game per line",
+                "content": {NDJSON: {"schema": {"$ref": "#/components/schemas/FinishedGameOut"}}},
+            }
+        }
+    },
+)
 def user_games(
     request: HttpRequest,
     username: str,
@@ -391,14 +400,18 @@ def _frame(game_id: int, user, kind: str = "state") -> dict:
     return game_selectors.game_payload(game, seats, seat.index if seat else None, kind)
 
 
-@api.get("/games/{game_id}", tags=["games"])
+@api.get("/games/{game_id}", tags=["games"], response=answers(FrameOut, READ))
 def game_state(request: HttpRequest, game_id: int):
     """One game as the caller may see it: the frame the socket sends (their seat's view
     with a reading token, else the spectators' view; the full record once finished)."""
     return _frame(game_id, _reader(request))
 
 
-@api.get("/games/{game_id}/export", tags=["games"])
+@api.get(
+    "/games/{game_id}/export",
+    tags=["games"],
+    response=answers(FinishedGameOut, (401, 404, 409, 429)),
+)
 def game_export(request: HttpRequest, game_id: int):
     """A finished game's metadata, result and record (NOTATION.md); 409 while it runs."""
     game = Game.objects.filter(pk=game_id).first()
@@ -547,7 +560,7 @@ def _table(game_id: int) -> dict:
     return {"id": game_id, "status": selectors.table_status(game_id)}
 
 
-@api.post("/games/{game_id}/move", auth=token_auth, tags=["play"])
+@api.post("/games/{game_id}/move", auth=token_auth, tags=["play"], response=answers(FrameOut, PLAY))
 def game_move(request: HttpRequest, game_id: int, body: MoveIn):
     """Play a move (or one step of a Topiary take: ``c5:S c4`` then ``=R3``; or the whole
     ``c5:S c4=R3``) for the position at ``ply``; refusals as the socket's."""
@@ -555,28 +568,30 @@ def game_move(request: HttpRequest, game_id: int, body: MoveIn):
     return _frame(game_id, user)
 
 
-@api.post("/games/{game_id}/resign", auth=token_auth, tags=["play"])
+@api.post("/games/{game_id}/resign", auth=token_auth, tags=["play"], response=answers(OkOut, PLAY))
 def game_resign(request: HttpRequest, game_id: int):
     """Resign (3-4 players: a house bot plays your seat on)."""
     _act(request, game_id, "resign")
     return _ok()
 
 
-@api.post("/games/{game_id}/abort", auth=token_auth, tags=["play"])
+@api.post("/games/{game_id}/abort", auth=token_auth, tags=["play"], response=answers(OkOut, PLAY))
 def game_abort(request: HttpRequest, game_id: int):
     """Call the game off before your first move."""
     _act(request, game_id, "abort")
     return _ok()
 
 
-@api.post("/games/{game_id}/claim", auth=token_auth, tags=["play"])
+@api.post("/games/{game_id}/claim", auth=token_auth, tags=["play"], response=answers(OkOut, PLAY))
 def game_claim(request: HttpRequest, game_id: int):
     """Claim the win from opponents gone for 60 seconds (live games)."""
     _act(request, game_id, "claim")
     return _ok()
 
 
-@api.post("/games/{game_id}/takeback", auth=token_auth, tags=["play"])
+@api.post(
+    "/games/{game_id}/takeback", auth=token_auth, tags=["play"], response=answers(OkOut, PLAY)
+)
 def game_takeback(request: HttpRequest, game_id: int, body: TakebackIn):
     """Offer a takeback (``{"ply": n}``) or answer one (``{"accept": true|false}``)."""
     if body.accept is not None:
@@ -599,7 +614,7 @@ def _table_fields(body: TableIn) -> dict:
     }
 
 
-@api.post("/tables", auth=token_auth, tags=["play"])
+@api.post("/tables", auth=token_auth, tags=["play"], response=answers(TableOut, PLAY))
 def table_create(request: HttpRequest, body: TableIn):
     """Open a table (a seek) with you in seat 0; it starts when every seat is taken."""
     game = game_services.table_create(
@@ -608,21 +623,25 @@ def table_create(request: HttpRequest, body: TableIn):
     return {"id": game.pk, "status": game.status}
 
 
-@api.post("/tables/{game_id}/join", auth=token_auth, tags=["play"])
+@api.post(
+    "/tables/{game_id}/join", auth=token_auth, tags=["play"], response=answers(TableOut, PLAY)
+)
 def table_join(request: HttpRequest, game_id: int):
     """Take the first free seat at an open table; the game starts when the last seat is taken."""
     _act(request, game_id, "join")
     return _table(game_id)
 
 
-@api.post("/tables/{game_id}/leave", auth=token_auth, tags=["play"])
+@api.post("/tables/{game_id}/leave", auth=token_auth, tags=["play"], response=answers(OkOut, PLAY))
 def table_leave(request: HttpRequest, game_id: int):
     """Leave an open table before it starts (a table nobody sits at any more is removed)."""
     _act(request, game_id, "leave")
     return _ok()
 
 
-@api.post("/tables/{game_id}/bots", auth=token_auth, tags=["play"])
+@api.post(
+    "/tables/{game_id}/bots", auth=token_auth, tags=["play"], response=answers(TableOut, PLAY)
+)
 def table_bots(request: HttpRequest, game_id: int, body: BotsIn):
     """Seat house bots of ``level`` (random, greedy, strong) in every free seat of an open
     table you sit at, which starts it."""
@@ -630,7 +649,7 @@ def table_bots(request: HttpRequest, game_id: int, body: BotsIn):
     return _table(game_id)
 
 
-@api.post("/challenges", auth=token_auth, tags=["play"])
+@api.post("/challenges", auth=token_auth, tags=["play"], response=answers(TableOut, PLAY))
 def challenge_create(request: HttpRequest, body: ChallengeIn):
     """Challenge a player by name (2 players); a house bot accepts a BOT account's challenge
     after ``HOUSE_BOT_ANSWER_DELAY`` seconds (a person's at once)."""
@@ -640,14 +659,18 @@ def challenge_create(request: HttpRequest, body: ChallengeIn):
     return {"id": game.pk, "status": game.status}
 
 
-@api.post("/challenges/{game_id}/accept", auth=token_auth, tags=["play"])
+@api.post(
+    "/challenges/{game_id}/accept", auth=token_auth, tags=["play"], response=answers(TableOut, PLAY)
+)
 def challenge_accept(request: HttpRequest, game_id: int):
     """Accept a challenge to you: the game starts."""
     _act(request, game_id, "join")
     return _table(game_id)
 
 
-@api.post("/challenges/{game_id}/decline", auth=token_auth, tags=["play"])
+@api.post(
+    "/challenges/{game_id}/decline", auth=token_auth, tags=["play"], response=answers(OkOut, PLAY)
+)
 def challenge_decline(request: HttpRequest, game_id: int):
     """Decline a challenge to you, or cancel your own (the table is removed)."""
     _act(request, game_id, "leave")
@@ -674,22 +697,17 @@ def _puzzle_json(puzzle, user) -> dict:
     }
 
 
-@api.get("/puzzles/daily", tags=["puzzles"])
+@api.get("/puzzles/daily", tags=["puzzles"], response=answers(PuzzleOut, ALWAYS))
 def puzzle_daily(request: HttpRequest):
     """Today's puzzle; ``line`` (the answer) only once the caller solved it or gave up."""
     puzzle = puzzle_services.daily_puzzle_get_or_create(date=timezone.localdate())
     return _puzzle_json(puzzle, _reader(request))
 
 
-@api.get("/puzzles/{date}", tags=["puzzles"])
+@api.get("/puzzles/{date}", tags=["puzzles"], response=answers(PuzzleOut, QUERY))
 def puzzle_of_date(request: HttpRequest, date: datetime.date):
     """The puzzle of an archive date (none in the future)."""
     return _puzzle_json(_puzzle_playable(date), _reader(request))
-
-
-class PuzzleSubmissionIn(StrictIn):
-    seat: int
-    moves: list[str]
 
 
 def _puzzle_playable(date: datetime.date):
@@ -710,7 +728,12 @@ def _verdict_json(verdict) -> dict:
     }
 
 
-@api.post("/puzzles/{date}/submit", auth=token_auth, tags=["puzzles"])
+@api.post(
+    "/puzzles/{date}/submit",
+    auth=token_auth,
+    tags=["puzzles"],
+    response=answers(VerdictOut, (400, 401, 403, 404, 429)),
+)
 def puzzle_submit(request: HttpRequest, date: datetime.date, body: PuzzleSubmissionIn):
     """Submit a complete line (``{"seat", "moves"}``, K moves) for a puzzle (``puzzle:write``);
     the first attempt at a puzzle is rated, as on the page."""
@@ -724,7 +747,12 @@ def puzzle_submit(request: HttpRequest, date: datetime.date, body: PuzzleSubmiss
     return _verdict_json(verdict)
 
 
-@api.post("/puzzles/{date}/give-up", auth=token_auth, tags=["puzzles"])
+@api.post(
+    "/puzzles/{date}/give-up",
+    auth=token_auth,
+    tags=["puzzles"],
+    response=answers(VerdictOut, (400, 401, 403, 404, 429)),
+)
 def puzzle_give_up(request: HttpRequest, date: datetime.date):
     """Give up and get one optimal line (``puzzle:write``); a first attempt counts as lost."""
     user = _require(request, Scope.PUZZLE_WRITE)
@@ -752,19 +780,28 @@ def _tournament_json(tournament: Tournament) -> dict:
     }
 
 
-@api.get("/tournaments", tags=["tournaments"])
+@api.get("/tournaments", tags=["tournaments"], response=answers(TournamentsOut, ALWAYS))
 def tournaments(request: HttpRequest):
     """Upcoming, running and recently finished tournaments."""
     listing = tournament_selectors.tournaments_listing()
     return {name: [_tournament_json(t) for t in items] for name, items in listing.items()}
 
 
-@api.get("/tournaments/{tournament_id}", tags=["tournaments"])
-def tournament(request: HttpRequest, tournament_id: int):
-    """One tournament with its standings and its rounds' pairings and games."""
+def _tournament_found(tournament_id: int) -> Tournament:
     found = Tournament.objects.select_related("created_by").filter(pk=tournament_id).first()
     if found is None:
         raise ApiError("not_found", _("there is no tournament %(id)s") % {"id": tournament_id})
+    return found
+
+
+@api.get(
+    "/tournaments/{tournament_id}",
+    tags=["tournaments"],
+    response=answers(TournamentDetailOut, READ),
+)
+def tournament(request: HttpRequest, tournament_id: int):
+    """One tournament with its standings and its rounds' pairings and games."""
+    found = _tournament_found(tournament_id)
     standings = [
         {
             "rank": row.rank,
@@ -801,17 +838,29 @@ def tournament(request: HttpRequest, tournament_id: int):
     }
 
 
-@api.post("/tournaments/{tournament_id}/join", auth=token_auth, tags=["tournaments"])
+@api.post(
+    "/tournaments/{tournament_id}/join",
+    auth=token_auth,
+    tags=["tournaments"],
+    response=answers(OkOut, (401, 403, 404, 409, 429)),
+)
 def tournament_join(request: HttpRequest, tournament_id: int):
     """Enter an upcoming tournament (``tournament:write``), as the page's Join button."""
     user = _require(request, Scope.TOURNAMENT_WRITE)
+    _tournament_found(tournament_id)
     tournament_services.tournament_join(tournament_id=tournament_id, user=user)
     return _ok()
 
 
-@api.post("/tournaments/{tournament_id}/withdraw", auth=token_auth, tags=["tournaments"])
+@api.post(
+    "/tournaments/{tournament_id}/withdraw",
+    auth=token_auth,
+    tags=["tournaments"],
+    response=answers(OkOut, (401, 403, 404, 409, 429)),
+)
 def tournament_withdraw(request: HttpRequest, tournament_id: int):
     """Leave a tournament (``tournament:write``)."""
     user = _require(request, Scope.TOURNAMENT_WRITE)
+    _tournament_found(tournament_id)
     tournament_services.tournament_withdraw(tournament_id=tournament_id, user=user)
     return _ok()
