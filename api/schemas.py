@@ -29,16 +29,31 @@ class MoveIn(StrictIn):
     move: str = Field(description="a move or one step of it, in the notation of legal_steps")
 
 
+#: The time controls the API takes beyond the page's six presets (as lichess's): a live clock
+#: of up to three hours plus up to three minutes a move, or up to 14 days per move.
+CLOCK_INITIAL_MAX = 3 * 60 * 60
+CLOCK_INCREMENT_MAX = 180
+CORRESPONDENCE_DAYS_MAX = 14
+
+
 class TableIn(StrictIn):
     kind: str = Field("topiary", description="topiary or wizards_garden")
     players: int = Field(2, description="seats at the table (Topiary 2-4, Wizards' Garden 2)")
     rated: bool = False
     clock_initial: int | None = Field(
-        None, description="a live clock: seconds each player starts with (with clock_increment)"
+        None,
+        ge=1,
+        le=CLOCK_INITIAL_MAX,
+        description="a live clock: seconds each player starts with (with clock_increment)",
     )
-    clock_increment: int | None = Field(None, description="seconds added after each move")
+    clock_increment: int | None = Field(
+        None, ge=0, le=CLOCK_INCREMENT_MAX, description="seconds added after each move"
+    )
     correspondence_days: int | None = Field(
-        None, description="days per move instead of a live clock"
+        None,
+        ge=1,
+        le=CORRESPONDENCE_DAYS_MAX,
+        description="days per move instead of a live clock",
     )
     options: dict | None = Field(None, description="the game's rule options (docs/API.md)")
 

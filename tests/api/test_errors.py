@@ -165,3 +165,23 @@ def test_every_body_field_is_checked_strictly_and_a_mistyped_one_changes_nothing
     assert Game.objects.count() == 1
     # The same move with its ply a number is played.
     assert api.post(f"/games/{game.pk}/move", {"ply": 0, "move": legal}).status_code == 200
+
+
+def test_a_clock_out_of_range_is_refused_and_opens_no_table(client, make_player, make_token):
+    api = Api(client, make_token(make_player(), "play")[1])
+    out_of_range = [
+        ({"clock_initial": 10**12, "clock_increment": 0}, "clock_initial"),
+        ({"clock_initial": 0, "clock_increment": 0}, "clock_initial"),
+        ({"clock_initial": 300, "clock_increment": 181}, "clock_increment"),
+        ({"clock_initial": 300, "clock_increment": -1}, "clock_increment"),
+        ({"correspondence_days": 15}, "correspondence_days"),
+        ({"correspondence_days": 0}, "correspondence_days"),
+    ]
+    for body, field in out_of_range:
+        refused = api.post("/tables", body)
+        assert refused.status_code == 400, (body, refused.content)
+        assert refused.json()["code"] == "bad_request"
+        assert refused.json()["message"].startswith(f"{field}: "), refused.json()
+    assert Game.objects.count() == 0
+    for body in ({"clock_initial": 10800, "clock_increment": 180}, {"correspondence_days": 14}):
+        assert api.post("/tables", body).json()["status"] == "open"
