@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+from types import SimpleNamespace
+
 import pytest
 
 from games import services as game_services
@@ -185,3 +188,24 @@ def test_a_clock_out_of_range_is_refused_and_opens_no_table(client, make_player,
     assert Game.objects.count() == 0
     for body in ({"clock_initial": 10800, "clock_increment": 180}, {"correspondence_days": 14}):
         assert api.post("/tables", body).json()["status"] == "open"
+
+
+def test_a_rate_window_starts_on_the_clock_not_at_the_first_request(
+    client, settings, monkeypatch, make_player, make_token
+):
+    from api import limits
+
+    settings.API_RATE_PER_TOKEN = 2
+    _, secret = make_token(make_player(), "read")
+    api = Api(client, secret)
+    # A UTC minute's second :00 (the windows count from the epoch), one no other run has
+    # used: the counters live in the real Redis, and token ids repeat in a new test database.
+    minute = 60 * (time.time_ns() // 1000 % 10**9)
+    # The limits' own clock only (a module of their own: the rest of the site keeps real time).
+    monkeypatch.setattr(limits, "time", SimpleNamespace(time=lambda: minute + 58.5))
+    assert [api.get("/account").status_code for _ in range(2)] == [200, 200]
+    refused = api.get("/account")
+    assert refused.status_code == 429 and refused["Retry-After"] == "2"
+    # Two seconds after this token's first request, the next window has begun: a fresh count.
+    monkeypatch.setattr(limits, "time", SimpleNamespace(time=lambda: minute + 60.5))
+    assert [api.get("/account").status_code for _ in range(3)] == [200, 200, 429]
