@@ -11,6 +11,7 @@ import asyncio
 import datetime
 import json
 import logging
+from typing import Literal
 
 from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
@@ -58,7 +59,7 @@ from api.services import TokenError, bot_account_upgrade, token_authenticate
 from games import selectors as game_selectors
 from games import services as game_services
 from games.actions import action_run
-from games.models import Game
+from games.models import Game, GameKind
 from games.services import Refused
 from puzzles import selectors as puzzle_selectors
 from puzzles import services as puzzle_services
@@ -373,13 +374,20 @@ def user_games(
     request: HttpRequest,
     username: str,
     kind: str | None = None,
-    result: str | None = None,
+    result: Literal["win", "loss", "draw"] | None = None,
     rated: bool | None = None,
     opponent: str | None = None,
     limit: int = 100,
 ):
     """NDJSON: a player's finished and aborted games, newest first, one per line, with the
     record (filters as the history page: kind, result win/loss/draw, rated, opponent)."""
+    if kind is not None and kind not in GameKind.values:
+        # A misspelt kind would otherwise filter every game out, with no word why.
+        raise ApiError(
+            "bad_request",
+            _("no game kind %(kind)s: one of %(kinds)s")
+            % {"kind": repr(kind), "kinds": ", ".join(GameKind.values)},
+        )
     games = selectors.games_export(
         _user_named(username), kind=kind, result=result, rated=rated, opponent=opponent
     )[: min(max(limit, 0), 1000)]

@@ -209,3 +209,21 @@ def test_a_rate_window_starts_on_the_clock_not_at_the_first_request(
     # Two seconds after this token's first request, the next window has begun: a fresh count.
     monkeypatch.setattr(limits, "time", SimpleNamespace(time=lambda: minute + 60.5))
     assert [api.get("/account").status_code for _ in range(3)] == [200, 200, 429]
+
+
+def test_a_games_export_filter_out_of_its_values_is_refused_not_an_empty_list(client, make_player):
+    api = Api(client)
+    username = make_player().username
+    for query, field in (
+        ({"result": "won"}, "query.result"),
+        ({"kind": "chess"}, None),
+        ({"rated": "maybe"}, "query.rated"),
+        ({"limit": "ten"}, "query.limit"),
+    ):
+        refused = api.get(f"/users/{username}/games", **query)
+        assert refused.status_code == 400, (query, refused.content)
+        assert refused.json()["code"] == "bad_request"
+        if field:
+            assert refused.json()["message"].startswith(f"{field}: ")
+    assert "topiary" in api.get(f"/users/{username}/games", kind="chess").json()["message"]
+    assert api.get(f"/users/{username}/games", result="win", kind="topiary").status_code == 200
