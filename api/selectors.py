@@ -134,3 +134,8 @@ def game_fingerprint(game_id: int) -> tuple | None:
         .values_list("user_id", "forfeit", "rank")
     )
     return (*row[:4], row[4] is not None, *row[5:], seats)
+
+
+def table_status(game_id: int) -> str | None:
+    """A table's status now (None once it is gone: the last player left)."""
+    return Game.objects.filter(pk=game_id).values_list("status", flat=True).first()

@@ -1,8 +1,9 @@
-"""What a player may ask of a game: one list for the socket and the HTTP fallback.
+"""What a player may ask of a game: one list for the socket, the HTTP fallback and the API.
 
-Both transports run a request through ``action_run`` and answer a refusal with the
-same ``refused`` frame (docs/PROTOCOL.md); only how the parameters arrive differs
-(a socket message, or a JSON body or form). Writes go through ``games.services``.
+Every transport runs a request through ``action_run``: the socket and the game page answer a
+refusal with the same ``refused`` frame (docs/PROTOCOL.md), the public API with its code and
+reason as ``{code, message}`` (docs/API.md); only how the parameters arrive differs (a socket
+message, a JSON body or form, a typed API body). Writes go through ``games.services``.
 """
 
 from __future__ import annotations

@@ -66,8 +66,17 @@ class Runner:
 
     # ------------------------------------------------------------------ tasks
 
-    def submit(self, task: Task, args: tuple, kwargs: dict, expires: float | None) -> None:
-        """Run ``task`` later on the pool; dropped, as Celery would, once ``expires`` passed."""
+    def submit(
+        self, task: Task, args: tuple, kwargs: dict, expires: float | None, countdown: float = 0
+    ) -> None:
+        """Run ``task`` later on the pool, no sooner than ``countdown`` seconds from now (as
+        Celery's worker would); dropped, as Celery would, once ``expires`` passed."""
+        if countdown > 0:
+            # A house bot's answer to an outside bot's challenge waits HOUSE_BOT_ANSWER_DELAY.
+            later = threading.Timer(countdown, self.submit, (task, args, kwargs, expires))
+            later.daemon = True
+            later.start()
+            return
         queued = time.monotonic()
 
         def job() -> None:
@@ -208,12 +217,13 @@ class RunnerTask(Task):
         runner = _runner
         if runner is None:
             return super().apply_async(args, kwargs, task_id, producer, **options)
-        expires = options.get("expires")
+        expires, countdown = options.get("expires"), options.get("countdown")
         runner.submit(
             self,
             tuple(args or ()),
             dict(kwargs or {}),
             float(expires) if isinstance(expires, int | float) else None,
+            float(countdown) if isinstance(countdown, int | float) else 0,
         )
         return None
 

@@ -3,6 +3,7 @@ and never where production's worker and beat do the work."""
 
 import os
 import threading
+import time
 
 import pytest
 
@@ -86,6 +87,28 @@ def test_a_task_runs_on_the_pool_and_delay_returns_at_once(monkeypatch):
         assert started and started[0].startswith("embedded-task")
     finally:
         RELEASES["one"].set()
+        runner.stop()
+
+
+@celery_app.task(name="tests.site.note_the_time")
+def note_the_time(times: list) -> None:
+    times.append(time.monotonic())
+    RELEASES["noted"].set()
+
+
+def test_a_task_sent_with_a_countdown_waits_for_it(monkeypatch):
+    # As Celery's worker does: a house bot answers an outside bot's challenge only after
+    # HOUSE_BOT_ANSWER_DELAY seconds under ``make run`` too (docs/API.md).
+    runner = embedded.Runner(threads=1)
+    monkeypatch.setattr(embedded, "_runner", runner)
+    times: list[float] = []
+    RELEASES["noted"] = threading.Event()
+    try:
+        sent = time.monotonic()
+        note_the_time.apply_async((times,), countdown=0.5)
+        assert RELEASES["noted"].wait(30)
+        assert times[0] - sent >= 0.5
+    finally:
         runner.stop()
 
 
