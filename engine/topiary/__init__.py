@@ -50,7 +50,13 @@ The package keeps one concern per module; every public name is here too:
 * ``view`` and ``state``: ``View``, ``State``, the deal ``new_game`` and ``perft``;
 * ``dealer``: ``Dealer`` and ``sample_state``, the hidden tiles dealt at random;
 * ``reading``: ``state_from_json`` and ``state_from_view_json``;
-* this module: records (``make_record``, ``replay``) and the descriptor ``GAME``.
+* ``fastplay``: scratch tables and random playouts for searching;
+* ``bots`` and ``analysis``: the greedy and strong bots, the post-game analyst;
+* ``messages``: the English of every error code the game raises; ``positions``: positions
+  written as the cells that matter;
+* this module: records (``make_record``, ``replay``) and the descriptor ``GAME``, which
+  carries the bots, the analyst and the messages to ``engine.bots``, ``engine.analysis``
+  and ``engine.errors``.
 """
 
 from __future__ import annotations
@@ -61,6 +67,7 @@ from typing import Any
 from engine import records
 from engine.definition import GameDefinition, RuleOption, ScoreColumn
 from engine.errors import RecordError
+from engine.topiary import analysis, bots, messages
 from engine.topiary.board import (
     ALL_TILES,
     CELL_INDEX,
@@ -224,4 +231,7 @@ GAME = GameDefinition(
     ),
     sight_lines=True,
     is_take_step=_is_take_step,
+    bots=bots.PLAYERS,
+    analyst=analysis.margins,
+    messages=messages.MESSAGES,
 )

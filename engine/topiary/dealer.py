@@ -13,7 +13,7 @@ class Dealer:
     """Deals the tiles a view cannot place at random, consistently with everything it knows.
 
     The one dealer of hidden tiles: ``sample_state`` builds a ``State`` from a deal and
-    ``engine.fastplay.Dealer`` a scratch ``Table`` (the bots' determinizations). A deal fills
+    ``fastplay.Dealer`` a scratch ``Table`` (the bots' determinizations). A deal fills
     *slots*, in this order: the face-down cells; the taken tile of a pending take the viewer
     did not make (it was face down); 3 per other seat, in seat order; in a draft, the pool in
     flight when the viewer does not know it; the box. Unseen tiles are exchangeable for the

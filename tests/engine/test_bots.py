@@ -15,6 +15,7 @@ from engine.errors import IllegalMove
 from engine.fastplay import hand_points, line_points
 from engine.rng import Rng
 from engine.topiary import LINES
+from engine.topiary.bots import expected_scores, expected_step_scores
 from tests.engine import EXAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -106,7 +107,7 @@ def test_whole_move_expectations_average_every_tile_the_take_could_reveal():
     """``expected_scores``: the one-decision evaluation the daily puzzle generator keeps."""
     state = topiary_positions({"players": 2}, 7, seed=21)[-1]
     view = state.view(state.to_move)
-    expected = bots.expected_scores(view)
+    expected = expected_scores(view)
     unseen = view.unseen_tiles()
     for code in view.move_codes():
         p, cell, plant = topiary.decode_move(code)
@@ -128,7 +129,7 @@ def test_greedy_takes_the_expectation_of_the_best_plant_given_the_tile():
     (not the best of the averaged plants); greedy plays the best step."""
     state = topiary_positions({"players": 2}, 7, seed=21)[-1]
     view = state.view(state.to_move)
-    expected = bots.expected_step_scores(view)
+    expected = expected_step_scores(view)
     unseen = view.unseen_tiles()
     averaged_best_plant_differs = False
     for code in view.step_codes():
