@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import random
 import subprocess
 import sys
@@ -77,6 +78,36 @@ def test_bots_refuse_a_full_state_and_a_view_not_to_move():
         bots.choose_move(state.view(1 - state.to_move), "random", rng=Rng(1))
     with pytest.raises(ValueError, match="unknown bot level"):
         bots.choose_move(state.view(state.to_move), "expert", rng=Rng(1))
+
+
+def test_a_view_sent_to_a_fresh_process_chooses_the_same_move_there():
+    # A thinking process (games.thinking) unpickles the view by its classes' module paths,
+    # with nothing imported before; the bot there must decide as it would here.
+    topiary_state = topiary.new_game(topiary.Options(players=3), 5)
+    topiary_state = topiary_state.apply("c5:S c4")
+    garden_state = wizards_garden.new_game(None, 3)
+    views = [s.view(s.to_move) for s in (topiary_state, garden_state)]
+    there = subprocess.run(
+        [sys.executable, "-c", THINK_ELSEWHERE],
+        input=pickle.dumps(views),
+        capture_output=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    assert there.returncode == 0, there.stderr.decode()
+    moves = json.loads(there.stdout)
+    assert moves == [bots.choose_move(view, "greedy", rng=Rng("there")) for view in views]
+    assert moves[0].startswith("=")  # the taker's plant: the pending take crossed intact
+
+
+#: What a thinking process does with the views it is sent: unpickle, choose, print.
+THINK_ELSEWHERE = """
+import json, pickle, sys
+views = pickle.loads(sys.stdin.buffer.read())
+from engine.bots import choose_move
+from engine.rng import Rng
+print(json.dumps([choose_move(view, "greedy", rng=Rng("there")) for view in views]))
+"""
 
 
 def test_the_strong_bot_with_an_iteration_cap_is_reproducible():
