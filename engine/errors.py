@@ -29,7 +29,7 @@ def gettext_noop(message: str) -> str:
 #: quotes what the player sent as Python does (``'c5:S'``). A param named ``reason`` is
 #: another error's message (``inner``); ``end_reason`` and ``seats`` hold the engine's own
 #: words (an end reason, ``2 to 4``), which a translation translates too. The codes below
-#: are every game's; each game's own (its moves, positions and options) come with its
+#: are shared by every game; each game's own (its moves, positions, options) come with its
 #: descriptor (``GameDefinition.messages``, ``engine/<game>/messages.py``), added here by
 #: ``add_messages`` when the game is defined.
 MESSAGES: dict[str, str] = {

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from engine import analysis, bots, topiary, wizards_garden
-from engine.errors import NotationError
+from engine.errors import MESSAGES, NotationError
 from engine.games import GAMES, game_definition, game_module, register, unregister
 from engine.rng import Rng
 from tests.games import three_in_a_row
@@ -116,3 +116,10 @@ def test_a_game_registered_at_run_time_brings_its_own_bots_and_analyst():
         unregister(game.name)
     with pytest.raises(TypeError, match="view"):
         bots.choose_move(view, "random", rng=Rng(1))
+
+
+def test_a_game_may_not_give_a_known_error_code_another_message():
+    before = dict(MESSAGES)
+    with pytest.raises(ValueError, match="'game_over' already says something else"):
+        dataclasses.replace(three_in_a_row.GAME, messages={"game_over": "it is all over"})
+    assert before == MESSAGES
