@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 
 from engine.topiary.board import FACE_DOWN, LINES
-from engine.topiary.dealer import Dealer as StateDealer
+from engine.topiary.dealer import Dealer as _StateDealer
 from engine.topiary.moves import NO_TAKE
 
 # The scoring core is topiary's (BEATS, line_points, hand_points, totals), re-exported for
@@ -141,7 +141,7 @@ class Table:
         return totals(self.garden, self.visitors, self.hands, self.players)
 
 
-class Dealer(StateDealer):
+class Dealer(_StateDealer):
     """``topiary.Dealer``'s deals as scratch tables: the bots' determinizations.
 
     For a seated view in the play phase (a ``Table`` has no draft and no unknown pending
