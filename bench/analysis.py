@@ -23,6 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.machine import describe
 from engine import analysis, bots, topiary, wizards_garden
+from engine.topiary import analysis as topiary_analysis
+from engine.wizards_garden import analysis as garden_analysis
 
 
 def timed_games(module, levels: list[str], games: int) -> dict:
@@ -65,9 +67,9 @@ def main() -> None:
     report = {
         "benchmark": "analysis",
         "machine": describe(),
-        "samples": analysis.SAMPLES,
-        "candidates": analysis.CANDIDATES,
-        "garden_depth": analysis.GARDEN_DEPTH,
+        "samples": topiary_analysis.SAMPLES,
+        "candidates": topiary_analysis.CANDIDATES,
+        "garden_depth": garden_analysis.GARDEN_DEPTH,
         "topiary": timed_games(topiary, seats, args.games),
         "wizards_garden": timed_games(wizards_garden, ["greedy", "random"], args.games),
     }

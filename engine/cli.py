@@ -1,9 +1,9 @@
 """``python -m engine <game> <command> [ARG...] [FILE]``: the engine on the command line.
 
-``<game>`` is ``topiary`` or ``wizards-garden``. A command reads its JSON input from FILE, or
-from stdin when FILE is ``-`` or absent, and prints JSON on stdout. Bad input (unreadable
-file, malformed JSON, an illegal move, a record that does not replay ...) exits with status 2
-and one line on stderr naming the problem.
+``<game>`` is a registered game's name or alias (``topiary``, ``wizards-garden``). A command
+reads its JSON input from FILE, or from stdin when FILE is ``-`` or absent, and prints JSON
+on stdout. Bad input (unreadable file, malformed JSON, an illegal move, a record that does
+not replay ...) exits with status 2 and one line on stderr naming the problem.
 
 Commands live in ``COMMANDS``: to add one, write ``def _name(module, args, read) -> object``
 and add a ``Command`` entry. ``args`` are the command's own arguments (strings, already
@@ -24,9 +24,17 @@ from typing import Any
 
 from engine import bots, puzzles
 from engine.errors import EngineError, NotationError
-from engine.games import GAME_MODULES, game_module
+from engine.games import GAME_MODULES, all_games, game_module
 
-USAGE = "usage: python -m engine <topiary|wizards-garden> <command> [ARG...] [FILE]"
+
+def _game_names() -> list[str]:
+    """Each game as the command line names it: its last alias (``wizards-garden``), else its
+    name."""
+    return [(game.aliases or (game.name,))[-1] for game in all_games()]
+
+
+def _usage() -> str:
+    return f"usage: python -m engine <{'|'.join(_game_names())}> <command> [ARG...] [FILE]"
 
 
 class UsageError(Exception):
@@ -115,18 +123,21 @@ def _perft(module, args, read):
     }
 
 
-def _topiary_only(module: ModuleType, command: str) -> None:
-    if module.NAME != "topiary":
-        raise UsageError(f"{command} is only for topiary (the daily puzzle is a Topiary puzzle)")
+def _puzzle_game_only(module: ModuleType, command: str) -> None:
+    game = puzzles.GAME
+    if module is not game.module:
+        raise UsageError(
+            f"{command} is only for {game.name} (the daily puzzle is a {game.title} puzzle)"
+        )
 
 
 def _solve(module, args, read):
-    _topiary_only(module, "solve")
+    _puzzle_game_only(module, "solve")
     return puzzles.solve(_position(module, read())).to_json()
 
 
 def _daily(module, args, read):
-    _topiary_only(module, "daily")
+    _puzzle_game_only(module, "daily")
     return puzzles.daily(args[0]).to_json()
 
 
@@ -213,7 +224,7 @@ def _read_json(source: str | None, optional: bool) -> Any:
 
 
 def _help() -> str:
-    lines = [USAGE, "", "commands:"]
+    lines = [_usage(), "", "commands:"]
     for name, command in COMMANDS.items():
         lines.append(f"  {' '.join((name, *command.args)):<16} {command.help}")
     return "\n".join(lines)
@@ -222,10 +233,10 @@ def _help() -> str:
 def run(argv: list[str]) -> Any:
     """The JSON result of one command line (without the program name)."""
     if len(argv) < 2:
-        raise UsageError(f"expected a game and a command; {USAGE}")
+        raise UsageError(f"expected a game and a command; {_usage()}")
     game, name, rest = argv[0], argv[1], argv[2:]
     if game not in GAME_MODULES:
-        raise UsageError(f"unknown game {game!r}: expected topiary or wizards-garden")
+        raise UsageError(f"unknown game {game!r}: expected {' or '.join(_game_names())}")
     command = COMMANDS.get(name)
     if command is None:
         raise UsageError(f"unknown command {name!r}: expected one of {', '.join(COMMANDS)}")

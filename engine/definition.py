@@ -3,19 +3,21 @@
 Each game module ends with one descriptor, ``GAME = GameDefinition(...)``, the way
 python-chess describes each variant in one class: its name and title, how many seats,
 the rule options the lobby offers, whether casual takebacks exist, how the final ranks
-follow from the engine's score, and what a viewer may see of a move. ``engine.games``
-lists the descriptors; the site derives its game kinds, forms, seat counts, titles,
-ranking and validation from them instead of restating any of it.
+follow from the engine's score, what a viewer may see of a move, its bots and analyst,
+and its refusal messages. ``engine.games`` lists the descriptors; the site derives its
+game kinds, forms, seat counts, titles, ranking and validation from them, and
+``engine.bots`` and ``engine.analysis`` reach each game's bots and analyst through them,
+instead of restating any of it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from types import ModuleType
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType, ModuleType
 from typing import Any
 
-from engine.errors import NotationError
+from engine.errors import NotationError, add_messages
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,15 @@ class ScoreColumn:
 #: equal keys share a rank).
 RankKey = Callable[[dict, int, int, dict], tuple]
 
+#: ``player(view, rng, budget, iterations) -> str``: a bot's next decision from its view
+#: (``engine.bots.choose_move`` checks the view and the level first).
+BotPlayer = Callable[[Any, Any, float, Any], str]
+
+#: ``analyst(view, played, rng) -> {move: [value, ...]} | None``: per candidate move of the
+#: turn (``played`` among them), its value for the mover in points, one per sample (deals
+#: shared by every candidate, so differences are paired); None for a turn not analysed.
+Analyst = Callable[[Any, str, Any], "dict[str, list[float]] | None"]
+
 
 @dataclass(frozen=True)
 class GameDefinition:
@@ -81,7 +92,10 @@ class GameDefinition:
     command line accepts (``wizards-garden``). ``sight_lines``: the states offer
     ``sight_lines()``, each visitor and what it sees, shown at the end and in replays.
     ``end_reasons``: every reason, in words, the states give for a game being over
-    (``end_reason()``); empty when they give none.
+    (``end_reason()``); empty when they give none. ``bots``: a ``BotPlayer`` per level
+    above ``random`` (which plays any game); ``analyst``: the post-game analysis of one
+    turn (None: turns are not analysed). ``messages``: the English of each error code the
+    game raises, added to ``engine.errors.MESSAGES`` when the game is defined.
     """
 
     name: str
@@ -97,6 +111,9 @@ class GameDefinition:
     end_reasons: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
     is_take_step: Callable[[str], bool] | None = None
+    bots: Mapping[str, BotPlayer] = field(default_factory=lambda: MappingProxyType({}), hash=False)
+    analyst: Analyst | None = None
+    messages: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), hash=False)
 
     def __post_init__(self):
         low, high = self.seats
@@ -104,6 +121,9 @@ class GameDefinition:
             raise ValueError(f"{self.name}: seats {self.seats} is not a (fewest, most) pair")
         if low != high and self.seats_option is None:
             raise ValueError(f"{self.name}: a seat range needs the option that holds the count")
+        # An error is built from its code wherever it is raised, so the game's codes are
+        # known from the moment the game is.
+        add_messages(self.messages)
 
     @property
     def seat_choices(self) -> range:

@@ -1,213 +1,27 @@
-"""Topiary on plain mutable lists, for the hot loops of bots, playouts and the puzzle solver.
+"""Topiary's fast tables under their older name: ``engine.topiary.fastplay`` is the module."""
 
-``engine.topiary`` keeps states immutable and checked; searching millions of positions
-needs scratch arrays instead. This module reads a state or a view into a ``Table`` of
-plain lists, deals the tiles a viewer cannot see (a *determinization*, by
-``topiary.Dealer``), plays random games to the end, and scores them. Tile, cell, position
-and move codes are ``engine.topiary``'s (see its docstring).
-
-Scoring is ``engine.topiary``'s one core, re-exported here: a sight line's scoring is
-summarised as ``(points, seen)`` by ``line_points``: points are the values seen plus the
-type bonus, and ``seen`` is a bitmask of the tiles seen (bit ``tile``). A hand tile scores
-when ``seen & BEATS[tile]`` is non-zero (``hand_points``).
-"""
-
-from __future__ import annotations
-
-import random
-
-from engine import topiary
-
-# The scoring core is topiary's (BEATS, line_points, hand_points, totals), re-exported for
-# the hot loops of the bots and the solver.
-from engine.topiary import BEATS as BEATS
-from engine.topiary import FACE_DOWN, LINES, NO_TAKE, totals
-from engine.topiary import hand_points as hand_points
-from engine.topiary import line_points as line_points
-
-PLANTS = 41
-#: Per cell: the positions whose sight line holds it.
-POSITIONS_THROUGH = tuple(
-    tuple(p for p, line in enumerate(LINES) if cell in line) for cell in range(25)
+from engine.topiary.fastplay import (
+    BEATS,
+    PLANTS,
+    POSITIONS_THROUGH,
+    Dealer,
+    Table,
+    hand_points,
+    line_points,
+    move_code,
+    playout,
+    totals,
 )
 
-
-def move_code(position: int, cell: int | None = None, plant: int | None = None) -> int:
-    """The ``engine.topiary`` move code of placing at ``position``, taking ``cell``, planting
-    ``plant`` (a hand tile, or None for the taken tile itself)."""
-    if cell is None:
-        return (position * 26 + NO_TAKE) * PLANTS
-    return (position * 26 + cell) * PLANTS + (0 if plant is None else plant + 1)
-
-
-class Table:
-    """A position as mutable lists: garden codes, visitors, unplaced, hands, mover.
-
-    Built from a full state (everything known) or from a view, where unknown face-down
-    cells are ``UNKNOWN`` and other hands ``None`` until ``determinize`` deals them. With a
-    take pending, the taker's hand holds 4 tiles and the cell is ``topiary.GAP`` until
-    ``plant``.
-    """
-
-    __slots__ = (
-        "box",
-        "first_player",
-        "garden",
-        "hands",
-        "must_pick",
-        "players",
-        "positions",
-        "to_move",
-        "unplaced",
-        "visitors",
-    )
-
-    def __init__(self, source):
-        self.garden = list(source.garden)
-        self.visitors = list(source.visitors)
-        self.unplaced = list(source.unplaced)
-        self.players = source.options.players
-        self.positions = source.options.positions
-        self.must_pick = source.options.must_pick
-        self.to_move = source.to_move
-        self.first_player = source.first_player
-        if isinstance(source, topiary.State):
-            self.hands = [list(h) for h in source.hands]
-            self.box = list(source.box)
-        else:
-            self.hands = [
-                list(source.hand) if s == source.seat else None for s in range(self.players)
-            ]
-            self.box = None
-
-    def copy(self) -> Table:
-        """An independent copy (hands copied too)."""
-        other = Table.__new__(Table)
-        other.garden = self.garden[:]
-        other.visitors = self.visitors[:]
-        other.unplaced = self.unplaced[:]
-        other.hands = [None if h is None else h[:] for h in self.hands]
-        other.box = None if self.box is None else self.box[:]
-        for name in ("players", "positions", "must_pick", "to_move", "first_player"):
-            setattr(other, name, getattr(self, name))
-        return other
-
-    def free_positions(self) -> list[int]:
-        """The unoccupied positions in play."""
-        visitors = self.visitors
-        return [p for p in self.positions if visitors[p] < 0]
-
-    def play(self, code: int) -> None:
-        """Play a legal play-phase move code in place (unchecked)."""
-        rest, plant = divmod(code, PLANTS)
-        p, cell = divmod(rest, 26)
-        mover = self.to_move
-        if cell != NO_TAKE:
-            garden = self.garden
-            taken = garden[cell] - FACE_DOWN
-            if plant:
-                hand = self.hands[mover]
-                hand[hand.index(plant - 1)] = taken
-                garden[cell] = plant - 1
-            else:
-                garden[cell] = taken
-        self.visitors[p] = mover
-        self.unplaced[mover] -= 1
-        self.to_move = self._next_seat(mover)
-
-    def plant(self, cell: int, tile: int) -> None:
-        """Finish the mover's pending take in place: ``tile`` from the hand of 4 goes face up
-        into the gap at ``cell`` (unchecked)."""
-        mover = self.to_move
-        self.hands[mover].remove(tile)
-        self.garden[cell] = tile
-        self.to_move = self._next_seat(mover)
-
-    def _next_seat(self, mover: int) -> int:
-        players = self.players
-        unplaced = self.unplaced
-        for step in range(1, players + 1):
-            seat = (mover + step) % players
-            if unplaced[seat]:
-                return seat
-        return -1
-
-    def totals(self) -> tuple[list[int], list[int]]:
-        """Every seat's (total, hand points); hands must be known."""
-        return totals(self.garden, self.visitors, self.hands, self.players)
-
-
-class Dealer(topiary.Dealer):
-    """``topiary.Dealer``'s deals as scratch tables: the bots' determinizations.
-
-    For a seated view in the play phase (a ``Table`` has no draft and no unknown pending
-    tile); with a take pending, only the taker's view.
-    """
-
-    def __init__(self, view):
-        if view.phase != "play" or view.seat is None:
-            raise ValueError("determinizations are dealt for a seated view in the play phase")
-        if view.pending is not None and view.seat != view.to_move:
-            raise ValueError("determinizations are dealt for the taker of a pending take only")
-        super().__init__(view)
-        self.table = Table(view)
-
-    def deal(self, rng: random.Random) -> Table:
-        """A random full table consistent with the view."""
-        table = self.table.copy()
-        tiles = self.tiles(rng)
-        garden = table.garden
-        for i, cell in enumerate(self.down_cells):
-            garden[cell] = tiles[i] + FACE_DOWN
-        at = len(self.down_cells)
-        for s in self.others:
-            table.hands[s] = tiles[at : at + 3]
-            at += 3
-        table.box = tiles[at:]
-        return table
-
-
-def playout(table: Table, rand) -> None:
-    """Play random moves in place to the end of the game.
-
-    The policy draws a free position uniformly, then one of that position's moves
-    uniformly (no take, or a face-down cell of its line and one of 4 plants). One float
-    drives both draws: its fractional remainder after choosing the position is uniform too.
-    """
-    garden = table.garden
-    visitors = table.visitors
-    hands = table.hands
-    unplaced = table.unplaced
-    players = table.players
-    no_take = 0 if table.must_pick else 1
-    free = [p for p in table.positions if visitors[p] < 0]
-    seat = table.to_move
-    left = sum(unplaced)
-    while left:
-        r = rand() * len(free)
-        i = int(r)
-        fraction = r - i
-        p = free[i]
-        free[i] = free[-1]
-        free.pop()
-        downs = [c for c in LINES[p] if garden[c] >= FACE_DOWN]
-        if downs:
-            k = int(fraction * (4 * len(downs) + no_take)) - no_take
-            if k >= 0:
-                cell = downs[k >> 2]
-                taken = garden[cell] - FACE_DOWN
-                slot = k & 3
-                if slot:
-                    hand = hands[seat]
-                    garden[cell] = hand[slot - 1]
-                    hand[slot - 1] = taken
-                else:
-                    garden[cell] = taken
-        visitors[p] = seat
-        unplaced[seat] -= 1
-        left -= 1
-        if left:
-            seat = (seat + 1) % players
-            while not unplaced[seat]:
-                seat = (seat + 1) % players
-    table.to_move = -1
+__all__ = [
+    "BEATS",
+    "PLANTS",
+    "POSITIONS_THROUGH",
+    "Dealer",
+    "Table",
+    "hand_points",
+    "line_points",
+    "move_code",
+    "playout",
+    "totals",
+]

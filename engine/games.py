@@ -77,6 +77,16 @@ def game_definition(name: str) -> GameDefinition:
         raise NotationError(code="unknown_game", game=name, expected=expected) from None
 
 
+def view_game(view: Any) -> GameDefinition | None:
+    """The registered game ``view`` is a view of (its module's ``View``), else None.
+
+    How the bots and the analysis find a game's players and analyst from the view alone.
+    """
+    return next(
+        (game for game in all_games() if type(view) is getattr(game.module, "View", None)), None
+    )
+
+
 def game_module(name: str) -> ModuleType:
     """The module implementing ``name`` (``topiary``, ``wizards_garden`` or ``wizards-garden``)."""
     return game_definition(name).module

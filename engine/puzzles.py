@@ -39,12 +39,15 @@ import operator
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import bots, topiary
+from engine import topiary
 from engine.errors import IllegalMove, NotationError
-from engine.fastplay import BEATS, POSITIONS_THROUGH, line_points, move_code
 from engine.rng import Rng
 from engine.topiary import FACE_DOWN, LINES, TILE_VALUE
+from engine.topiary.bots import expected_scores
+from engine.topiary.fastplay import BEATS, POSITIONS_THROUGH, line_points, move_code
 
+#: The game the puzzles are positions of (the command line offers them for it alone).
+GAME = topiary.GAME
 #: Per position: the garden cells along its line, read in one call (a tuple, or one value).
 LINE_CONTENTS = tuple(operator.itemgetter(*line) for line in LINES)
 #: Visitors left to the solver by weekday (Monday = 0): easy early in the week.
@@ -584,7 +587,7 @@ def _generator_move(view: topiary.View, rng: Rng) -> str:
     """The greedy bot's move as it was before turns with a take became two decisions (issue
     11): one whole move, the taken tile averaged over the unseen ones. The generator keeps it
     so that every date's puzzle stays the puzzle it always was."""
-    values = bots.expected_scores(view)
+    values = expected_scores(view)
     legal = {code: values[code] for code in view.move_codes()}
     top = max(legal.values())
     return topiary.move_name(rng.choice(sorted(code for code, v in legal.items() if v == top)))

@@ -6,6 +6,7 @@ import pytest
 
 from engine import analysis, bots, topiary, wizards_garden
 from engine.rng import Rng
+from engine.topiary import analysis as topiary_analysis
 
 #: A Topiary position with one visitor left each, seat 0 to move. Planting P4 at a1 and
 #: looking along a line of low tiles leaves points on the table that e2:W picks up.
@@ -73,7 +74,7 @@ def test_an_analysis_is_the_same_every_time_and_covers_every_turn(monkeypatch):
     # Fewer deals per turn than the site's: sameness and coverage do not hang on how many
     # (every deal is drawn from the turn's seed either way), and twice the whole game at
     # the full count is most of a minute.
-    monkeypatch.setattr(analysis, "SAMPLES", 64)
+    monkeypatch.setattr(topiary_analysis, "SAMPLES", 64)
     record = finished_record(topiary, seed=4)
     first = analysis.analyse_record(record, seed="game/3")
     assert analysis.analyse_record(record, seed="game/3") == first

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import random
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from engine.errors import IllegalMove
 from engine.fastplay import hand_points, line_points
 from engine.rng import Rng
 from engine.topiary import LINES
+from engine.topiary.bots import expected_scores, expected_step_scores
 from tests.engine import EXAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -78,6 +80,36 @@ def test_bots_refuse_a_full_state_and_a_view_not_to_move():
         bots.choose_move(state.view(state.to_move), "expert", rng=Rng(1))
 
 
+def test_a_view_sent_to_a_fresh_process_chooses_the_same_move_there():
+    # A thinking process (games.thinking) unpickles the view by its classes' module paths,
+    # with nothing imported before; the bot there must decide as it would here.
+    topiary_state = topiary.new_game(topiary.Options(players=3), 5)
+    topiary_state = topiary_state.apply("c5:S c4")
+    garden_state = wizards_garden.new_game(None, 3)
+    views = [s.view(s.to_move) for s in (topiary_state, garden_state)]
+    there = subprocess.run(
+        [sys.executable, "-c", THINK_ELSEWHERE],
+        input=pickle.dumps(views),
+        capture_output=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    assert there.returncode == 0, there.stderr.decode()
+    moves = json.loads(there.stdout)
+    assert moves == [bots.choose_move(view, "greedy", rng=Rng("there")) for view in views]
+    assert moves[0].startswith("=")  # the taker's plant: the pending take crossed intact
+
+
+#: What a thinking process does with the views it is sent: unpickle, choose, print.
+THINK_ELSEWHERE = """
+import json, pickle, sys
+views = pickle.loads(sys.stdin.buffer.read())
+from engine.bots import choose_move
+from engine.rng import Rng
+print(json.dumps([choose_move(view, "greedy", rng=Rng("there")) for view in views]))
+"""
+
+
 def test_the_strong_bot_with_an_iteration_cap_is_reproducible():
     state = topiary_positions({"players": 2}, 5, seed=9)[-1]
     view = state.view(state.to_move)
@@ -106,7 +138,7 @@ def test_whole_move_expectations_average_every_tile_the_take_could_reveal():
     """``expected_scores``: the one-decision evaluation the daily puzzle generator keeps."""
     state = topiary_positions({"players": 2}, 7, seed=21)[-1]
     view = state.view(state.to_move)
-    expected = bots.expected_scores(view)
+    expected = expected_scores(view)
     unseen = view.unseen_tiles()
     for code in view.move_codes():
         p, cell, plant = topiary.decode_move(code)
@@ -128,7 +160,7 @@ def test_greedy_takes_the_expectation_of_the_best_plant_given_the_tile():
     (not the best of the averaged plants); greedy plays the best step."""
     state = topiary_positions({"players": 2}, 7, seed=21)[-1]
     view = state.view(state.to_move)
-    expected = bots.expected_step_scores(view)
+    expected = expected_step_scores(view)
     unseen = view.unseen_tiles()
     averaged_best_plant_differs = False
     for code in view.step_codes():

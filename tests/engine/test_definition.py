@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from engine import topiary, wizards_garden
-from engine.errors import NotationError
-from engine.games import GAMES, game_definition, game_module
+from engine import analysis, bots, topiary, wizards_garden
+from engine.errors import MESSAGES, NotationError
+from engine.games import GAMES, game_definition, game_module, register, unregister
+from engine.rng import Rng
+from tests.games import three_in_a_row
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda game: game.name)
@@ -83,3 +87,39 @@ def test_wizards_garden_ranks_by_flowers_then_the_staff():
     assert ranks([5, 3], None) == [1, 2]
     assert ranks([4, 4], 1) == [2, 1]
     assert ranks([4, 4], None) == [1, 1]
+
+
+def test_a_game_registered_at_run_time_brings_its_own_bots_and_analyst():
+    # Nothing in engine/ names the game: the bots and the analysis find them in its
+    # descriptor alone.
+    def first_cell(view, rng, budget, iterations):
+        return view.legal_steps()[0]
+
+    def corner_is_best(view, played, rng):
+        return {move: [float(move == "a1")] for move in view.legal_moves()}
+
+    game = dataclasses.replace(
+        three_in_a_row.GAME, bots={"greedy": first_cell}, analyst=corner_is_best
+    )
+    register(game)
+    try:
+        state = three_in_a_row.new_game(seed=1)
+        view = state.view(state.to_move)
+        assert bots.choose_move(view, "greedy", rng=Rng(1)) == "a1"
+        assert bots.choose_move(view, "random", rng=Rng(1)) in view.legal_steps()
+        with pytest.raises(ValueError, match="no strong bot plays"):
+            bots.choose_move(view, "strong", rng=Rng(1))
+        verdict = analysis.analyse_turn(view, "b1", "game/1", 0)
+        assert (verdict["best"], verdict["lost"], verdict["se"]) == ("a1", 1.0, None)
+        assert verdict["candidates"] == len(view.legal_moves())
+    finally:
+        unregister(game.name)
+    with pytest.raises(TypeError, match="view"):
+        bots.choose_move(view, "random", rng=Rng(1))
+
+
+def test_a_game_may_not_give_a_known_error_code_another_message():
+    before = dict(MESSAGES)
+    with pytest.raises(ValueError, match="'game_over' already says something else"):
+        dataclasses.replace(three_in_a_row.GAME, messages={"game_over": "it is all over"})
+    assert before == MESSAGES

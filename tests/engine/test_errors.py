@@ -27,14 +27,14 @@ def placeholders(template: str) -> set[str]:
 def _error_calls():
     """(where, code, params) of every engine error built in engine/: the error classes
     called, and topiary's ``_require(condition, code, **params)``."""
-    for path in sorted(ENGINE.glob("*.py")):
+    for path in sorted(ENGINE.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
             if not isinstance(node, ast.Call):
                 continue
             name = getattr(node.func, "id", None)
             if name not in ERRORS and name != "_require":
                 continue
-            where = f"{path.name}:{node.lineno}"
+            where = f"{path.relative_to(ENGINE)}:{node.lineno}"
             keywords = {k.arg: k.value for k in node.keywords}
             if name == "_require":
                 code = node.args[1]

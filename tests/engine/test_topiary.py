@@ -13,6 +13,7 @@ from engine import topiary as t
 from engine.errors import IllegalMove, NotationError
 from engine.positions import topiary_position
 from engine.rng import Rng
+from engine.topiary.scoring import _sight_lines
 from tests.engine import load_example
 
 
@@ -734,7 +735,7 @@ def test_sight_line_of_rulebook_example_a_sees_h3_o4_s5():
         garden[t.CELL_INDEX[cell]] = code + t.FACE_DOWN if tile[0].islower() else code
     visitors = [-1] * len(t.POSITIONS)
     visitors[t.POSITION_INDEX["a5:S"]] = 0
-    (visitor,) = t._sight_lines(tuple(garden), tuple(visitors))
+    (visitor,) = _sight_lines(tuple(garden), tuple(visitors))
     assert visitor["line"] == ["a5", "a4", "a3", "a2", "a1"]
     assert [s["tile"] for s in visitor["seen"]] == ["H3", "O4", "S5"]
     assert visitor["points"] == 12
