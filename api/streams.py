@@ -195,6 +195,8 @@ class _GameStream:
         #: Frames that came before their turn, and since when the stream waits for a gap.
         self.early: list[dict] = []
         self.waiting_since: float | None = None
+        #: The game's mark in the database at the last keep-alive, while no frame matches it.
+        self.database_mark: tuple | None = None
         self.viewer: int | None = None
 
     async def lines(self) -> AsyncIterator[bytes]:
@@ -240,9 +242,9 @@ class _GameStream:
                     if mark is None:
                         yield _error_line("not_found", GAME_GONE, self.language)
                         return
-                    if mark != self.sent_mark and self.waiting_since is None:
-                        # Changed without a frame here yet: its push gets a gap's patience.
-                        self.waiting_since = now
+                    # Changed without a frame here yet: its push gets a gap's patience.
+                    self.database_mark = mark
+                    self._waiting(now)
                     await self.member.renew()
                 if self.waiting_since is not None and now >= self.waiting_since + GAP_PATIENCE_S:
                     frame = await frame_now(self.game_id, self.user)
@@ -324,16 +326,23 @@ class _GameStream:
                     out.append(early)
                     self._passed(early)
                 progress = True
-        if self.early:
+        self._waiting(now)
+        return out
+
+    def _waiting(self, now: float) -> None:
+        """Note since when the stream waits for a frame: one came early, or the database
+        showed a change (at a keep-alive) that no frame has brought yet."""
+        mark = self.database_mark
+        behind = mark is not None and mark[:2] >= self.sent and mark != self.sent_mark
+        if self.early or behind:
             self.waiting_since = self.waiting_since or now
         else:
-            self.waiting_since = None
-        return out
+            self.waiting_since, self.database_mark = None, None
 
     def _resynced(self, frame: dict) -> list[dict]:
         """The gap did not close: the game as it is now, and what is still newer than that."""
         self._passed(frame)
-        self.waiting_since = None
+        self.waiting_since, self.database_mark = None, None
         newer = [early for early in self.early if _order(early) > self.sent]
         self.early = []
         out = [frame]

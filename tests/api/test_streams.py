@@ -54,6 +54,9 @@ def embedded_layer(settings):
 async def test_a_lost_push_is_made_good_by_a_state_frame_never_a_skipped_ply(
     embedded_layer, make_player, monkeypatch
 ):
+    # Keep-alives (and the look at the database that comes with them) sooner than 10 s.
+    monkeypatch.setattr(streams, "KEEPALIVE_S", 2.0)
+    monkeypatch.setattr(streams, "GAP_PATIENCE_S", 0.5)
     ann, bob = await sync_to_async(make_player)(), await sync_to_async(make_player)()
     game_id = await sync_to_async(_new_game)(ann, bob)
     play = sync_to_async(_play_one)
@@ -80,15 +83,28 @@ async def test_a_lost_push_is_made_good_by_a_state_frame_never_a_skipped_ply(
         assert await play(game_id, [ann, bob]) == 5
         frame = await next_frame(lines)
         assert (frame["type"], frame["ply"]) == ("move", 5)
+        # The last push lost, and nothing after it: the keep-alive's look at the database
+        # finds the change, and after the same patience the game comes as it stands.
+        monkeypatch.setattr(live, "push", lambda events: None)
+        assert await play(game_id, [ann, bob]) == 6
+        monkeypatch.setattr(live, "push", send)
+        keepalives = []
+        frame = await next_frame(lines, keepalives)
+        assert (frame["type"], frame["ply"]) == ("state", 6)
+        assert keepalives
     finally:
         await lines.aclose()
 
 
-async def next_frame(lines) -> dict:
-    """The stream's next line, which must be a frame, not a keep-alive."""
-    raw = await asyncio.wait_for(anext(lines), 15)
-    assert raw.endswith(b"\n") and raw.strip(), raw
-    return json.loads(raw)
+async def next_frame(lines, keepalives: list | None = None) -> dict:
+    """The stream's next frame, past keep-alive lines (noted in ``keepalives``)."""
+    while True:
+        raw = await asyncio.wait_for(anext(lines), 15)
+        assert raw.endswith(b"\n"), raw
+        if raw.strip():
+            return json.loads(raw)
+        if keepalives is not None:
+            keepalives.append(raw)
 
 
 @pytest.mark.django_db(transaction=True)
