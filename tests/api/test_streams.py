@@ -140,6 +140,9 @@ def test_a_declined_and_a_cancelled_challenge_reach_the_other_side(
         http(asgi_server, "POST", f"/api/challenges/{second['id']}/decline", person_secret, {},
              address)  # fmt: skip
         wait_until(lambda: told(bot_events, "challengeCanceled", second["id"]), 5, "cancelled")
+        # Each side hears of both, the decliner and the withdrawer too.
+        wait_until(lambda: told(bot_events, "challengeDeclined", first["id"]), 5, "declined")
+        wait_until(lambda: told(person_events, "challengeCanceled", second["id"]), 5, "cancelled")
     finally:
         person_events.stop()
         bot_events.stop()
@@ -149,7 +152,7 @@ def test_a_declined_and_a_cancelled_challenge_reach_the_other_side(
         "challenger": person.username,
         "opponent": outside.username,
     }
-    # Both sides are told, each once.
+    # Each once.
     for stream in (person_events, bot_events):
         kinds = [event["type"] for event in stream.objects()]
         assert kinds.count("challengeDeclined") == kinds.count("challengeCanceled") == 1
