@@ -419,9 +419,10 @@ async def _event_lines(user, token_id: int, language: str) -> AsyncIterator[byte
     token_live = _released(_token_live)
     member = _Member()
     try:
-        yield b"\n"
-        # Joined before the first look: nothing told between the two is missed.
+        # Joined before the first look: nothing told between the two is missed. The first
+        # line, a keep-alive, says the stream is listening.
         await member.join(live.user_group(user.pk))
+        yield b"\n"
         for event in await news():
             yield line(event)
         keepalive_at = time.monotonic() + KEEPALIVE_S
@@ -457,7 +458,7 @@ async def _event_lines(user, token_id: int, language: str) -> AsyncIterator[byte
 
 
 def event_lines(user, token_id: int, language: str) -> AsyncIterator[bytes]:
-    """NDJSON lines of an account's events: a blank line at once, the challenges waiting
+    """NDJSON lines of an account's events: a blank line once it listens, the challenges waiting
     and the games running, then each event as pushed (``challenge``, ``challengeDeclined``,
     ``challengeCanceled``, ``gameStart``, ``gameFinish``), a blank keep-alive line every
     ``KEEPALIVE_S``."""

@@ -8,10 +8,12 @@ too, and a revoked token ends an open stream."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import threading
@@ -106,6 +108,12 @@ class Stream(threading.Thread):
         finally:
             connection.close()
 
+    def listening(self) -> Stream:
+        """Once its first line came (the server listens for pushes from then on)."""
+        wait_until(lambda: self.lines or self.error, 15, f"{self.request.full_url} to open")
+        assert self.error is None, self.error
+        return self
+
     def objects(self) -> list[dict]:
         return [payload for _, payload in self.lines if payload is not None]
 
@@ -120,10 +128,14 @@ class Stream(threading.Thread):
         return self.objects()
 
     def stop(self) -> None:
+        """Hang up: the connection is shut under the reader, whose read returns at once
+        (closing the response alone would wait for the next line)."""
         self.stopping = True
         if self.response is not None:
-            self.response.close()
+            with contextlib.suppress(OSError, AttributeError):
+                self.response.fp.raw._sock.shutdown(socket.SHUT_RDWR)
         self.join(10)
+        assert not self.is_alive(), f"{self.request.full_url} still read after hanging up"
 
 
 def player(base: str, secret: str, game_id: int, address: str):
@@ -332,7 +344,7 @@ def test_the_whole_bot_api_path_from_a_fresh_account(
     base, address = asgi_server, own_address()
     bot, secret = register_through_the_site(base, address)
     assert http(base, "POST", "/api/bot/account/upgrade", secret, address=address)["bot"] is True
-    events = Stream(base, "/api/stream/event", secret, address=address)
+    events = Stream(base, "/api/stream/event", secret, address=address).listening()
 
     def game_stream(game_id: int, secret: str, act=None) -> Stream:
         return Stream(base, f"/api/games/{game_id}/stream", secret, act, address)

@@ -120,6 +120,7 @@ def test_a_declined_and_a_cancelled_challenge_reach_the_other_side(
     api_services.bot_account_upgrade(user=outside)
     person_events = Stream(asgi_server, "/api/stream/event", person_secret, address=address)
     bot_events = Stream(asgi_server, "/api/stream/event", bot_secret, address=address)
+    person_events.listening(), bot_events.listening()
     challenge = {"opponent": outside.username, "kind": "topiary", "correspondence_days": 1}
 
     def told(stream: Stream, kind: str, game_id: int) -> bool:
@@ -131,12 +132,12 @@ def test_a_declined_and_a_cancelled_challenge_reach_the_other_side(
     try:
         # The bot declines: the challenger hears of it.
         first = http(asgi_server, "POST", "/api/challenges", person_secret, challenge, address)
-        wait_until(lambda: told(bot_events, "challenge", first["id"]), 15, "the challenge")
+        wait_until(lambda: told(bot_events, "challenge", first["id"]), 5, "the challenge")
         http(asgi_server, "POST", f"/api/challenges/{first['id']}/decline", bot_secret, {}, address)
         wait_until(lambda: told(person_events, "challengeDeclined", first["id"]), 5, "declined")
         # The challenger withdraws: the challenged bot hears of it.
         second = http(asgi_server, "POST", "/api/challenges", person_secret, challenge, address)
-        wait_until(lambda: told(bot_events, "challenge", second["id"]), 15, "the challenge")
+        wait_until(lambda: told(bot_events, "challenge", second["id"]), 5, "the challenge")
         http(asgi_server, "POST", f"/api/challenges/{second['id']}/decline", person_secret, {},
              address)  # fmt: skip
         wait_until(lambda: told(bot_events, "challengeCanceled", second["id"]), 5, "cancelled")
