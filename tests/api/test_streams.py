@@ -17,19 +17,7 @@ from games import selectors as game_selectors
 from games import services as game_services
 from games.models import Game
 from tests.api.test_bot_end_to_end import Stream, http, own_address, wait_until
-
-
-def _new_game(ann, bob) -> int:
-    game = game_services.game_create(
-        kind="wizards_garden",
-        players=[ann, bob],
-        options={},
-        rated=False,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=1,
-    )
-    return game.pk
+from tests.api.test_tokens import _game
 
 
 def _play_one(game_id: int, players) -> int:
@@ -58,7 +46,7 @@ async def test_a_lost_push_is_made_good_by_a_state_frame_never_a_skipped_ply(
     monkeypatch.setattr(streams, "KEEPALIVE_S", 2.0)
     monkeypatch.setattr(streams, "GAP_PATIENCE_S", 0.5)
     ann, bob = await sync_to_async(make_player)(), await sync_to_async(make_player)()
-    game_id = await sync_to_async(_new_game)(ann, bob)
+    game_id = (await sync_to_async(_game)(ann, bob)).pk
     play = sync_to_async(_play_one)
     lines = streams.game_lines(game_id, ann, None, "en")
     try:
