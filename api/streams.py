@@ -109,7 +109,7 @@ class _Member:
         if self.group is not None and due:
             await self.join(self.group)
 
-    async def leave_all(self) -> None:
+    async def leave(self) -> None:
         """Leave the group; a failure only leaves an entry that expires on its own."""
         group, self.group = self.group, None
         if group is not None:
@@ -128,7 +128,7 @@ class _Member:
             return None
 
     async def end(self) -> None:
-        await self.leave_all()
+        await self.leave()
         closed = getattr(self.layer, "channel_closed", None)
         if closed is not None and self.channel is not None:
             closed(self.channel)
@@ -144,10 +144,6 @@ def _pushed_frame(event: dict) -> dict | None:
 # --------------------------------------------------------------------------- game stream
 
 
-def _order(frame: dict) -> tuple[int, int]:
-    return live.snapshot_order(frame)
-
-
 def _over(frame: dict) -> bool:
     """The game's last frame: aborted, or finished and scored."""
     status = frame["status"]
@@ -158,7 +154,7 @@ def _over(frame: dict) -> bool:
 
 def _mark(frame: dict) -> tuple:
     """What the keep-alive compares with the database: order, status, scored."""
-    return (*_order(frame), frame["status"], frame["result"] is not None)
+    return (*live.snapshot_order(frame), frame["status"], frame["result"] is not None)
 
 
 def _viewer_frame(game_id: int, user) -> dict | None:
@@ -255,7 +251,7 @@ class _GameStream:
                 if out and self._seated_meanwhile(out[-1]):
                     # A spectator who took a seat (a challenge accepted): their seat's view.
                     _, seat = await _released(_seat_of)(self.game_id, self.user)
-                    await self.member.leave_all()
+                    await self.member.leave()
                     await self.member.join(self._group(seat))
                     frame = await frame_now(self.game_id, self.user)
                     if frame is not None:
@@ -294,13 +290,13 @@ class _GameStream:
         )
 
     def _passed(self, frame: dict) -> None:
-        self.sent = max(self.sent, _order(frame))
+        self.sent = max(self.sent, live.snapshot_order(frame))
         self.sent_mark = _mark(frame)
 
     def _next(self, frame: dict) -> bool | None:
         """True: pass ``frame`` on now; False: drop it (the stream has it); None: it came
         early, a frame before it has not."""
-        order, kind = _order(frame), frame["type"]
+        order, kind = live.snapshot_order(frame), frame["type"]
         takebacks, ply = self.sent
         if order < self.sent or (order == self.sent and kind != "state"):
             return False
@@ -343,10 +339,10 @@ class _GameStream:
         """The gap did not close: the game as it is now, and what is still newer than that."""
         self._passed(frame)
         self.waiting_since, self.database_mark = None, None
-        newer = [early for early in self.early if _order(early) > self.sent]
+        newer = [early for early in self.early if live.snapshot_order(early) > self.sent]
         self.early = []
         out = [frame]
-        for early in sorted(newer, key=_order):
+        for early in sorted(newer, key=live.snapshot_order):
             if self._next(early):
                 out.append(early)
                 self._passed(early)
