@@ -80,11 +80,11 @@ class Stream(threading.Thread):
     """An NDJSON stream read on a thread of its own: every line with the moment it came
     (None for a blank keep-alive line). ``act`` is called with each object as it comes."""
 
-    def __init__(self, base: str, path: str, secret: str, act=None, address=None):
+    def __init__(self, base: str, path: str, secret: str | None, act=None, address=None):
         super().__init__(daemon=True)
-        self.request = urllib.request.Request(
-            base + path, headers={"Authorization": f"Bearer {secret}"}
-        )
+        self.request = urllib.request.Request(base + path)
+        if secret:
+            self.request.add_header("Authorization", f"Bearer {secret}")
         if address:
             self.request.add_header("X-Forwarded-For", address)
         self.act = act
@@ -390,26 +390,30 @@ def test_the_whole_bot_api_path_from_a_fresh_account(
     ]
 
     # A 3-player table: the bot opens it, a person joins and calls in a house bot; the
-    # person's every frame is checked for tiles they may not know.
+    # person's every frame, and a spectator's, is checked for tiles they may not know.
     table = http(base, "POST", "/api/tables", secret, {"players": 3, **topiary}, address)["id"]
     guest = make_player()
     _, guest_secret = make_token(guest, "play")
     joined = http(base, "POST", f"/api/tables/{table}/join", guest_secret, {}, address)
     assert joined == {"id": table, "status": "open"}
-    leaks: list[tuple[int, set]] = []
-    guest_moves = player(base, guest_secret, table, address)
+    leaks: list[tuple[int | None, int, set]] = []
 
-    def guest_plays(frame: dict) -> None:
-        now = Game.objects.get(pk=table)
-        if frame["status"] == "active" and now.ply == frame["ply"]:
-            found = leaked(json.dumps(frame), forbidden_for(now.state, frame["you"]))
-            if found:
-                leaks.append((frame["ply"], found))
-        guest_moves(frame)
+    def checked(act=None):
+        def check(frame: dict) -> None:
+            now = Game.objects.get(pk=table)
+            if frame["status"] == "active" and now.ply == frame["ply"]:
+                found = leaked(json.dumps(frame), forbidden_for(now.state, frame["you"]))
+                if found:
+                    leaks.append((frame["you"], frame["ply"], found))
+            if act is not None:
+                act(frame)
+
+        return check
 
     streams[table] = [
         game_stream(table, secret, player(base, secret, table, address)),
-        game_stream(table, guest_secret, guest_plays),
+        game_stream(table, guest_secret, checked(player(base, guest_secret, table, address))),
+        game_stream(table, None, checked()),
     ]
     game_services.table_fill_with_bots(game_id=table, user=guest, level="random")
 
@@ -444,6 +448,7 @@ def test_the_whole_bot_api_path_from_a_fresh_account(
             frames = reader.finish(120)
             every_ply_once_in_order(frames, Game.objects.get(pk=game_id).ply)
     assert not leaks
+    assert {frame["you"] for frame in streams[table][2].objects()} == {None}
     bot_seat = {
         game_id: next(
             s.index for s in Game.objects.get(pk=game_id).seats.all() if s.user_id == bot.pk
