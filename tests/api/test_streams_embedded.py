@@ -55,4 +55,6 @@ def test_a_game_against_a_house_bot_streams_every_ply_under_make_run(embedded_si
     )  # fmt: skip
     frames = stream.finish(120)
     every_ply_once_in_order(frames, frames[-1]["ply"])
-    assert len([frame for frame in frames if frame["type"] == "move"]) == frames[-1]["ply"]
+    # (The bot may have moved before the stream opened: its first frame shows that ply.)
+    moves = [frame for frame in frames if frame["type"] == "move"]
+    assert len(moves) == frames[-1]["ply"] - frames[0]["ply"] > 10
