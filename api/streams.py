@@ -134,6 +134,12 @@ class _Member:
             closed(self.channel)
 
 
+def _next_keepalive(due: float, now: float) -> float:
+    """When the keep-alive after the one due at ``due`` is due: every ``KEEPALIVE_S`` on
+    the stream's own beat, however long the work between two took."""
+    return max(due + KEEPALIVE_S, now + KEEPALIVE_S / 2)
+
+
 def _pushed_frame(event: dict) -> dict | None:
     """The frame a push carries (``games.live.frame_event``), or None for anything else."""
     if event.get("type") != "frame":
@@ -226,9 +232,10 @@ class _GameStream:
                         yield _error_line("unauthorized", TOKEN_REVOKED, self.language)
                         return
                     out += self._arrived(pushed, now)
-                keepalive = now >= keepalive_at
-                if keepalive:
-                    keepalive_at = now + KEEPALIVE_S
+                if now >= keepalive_at:
+                    # On time, before the look at the database (which may be slow).
+                    keepalive_at = _next_keepalive(keepalive_at, now)
+                    yield b"\n"
                     live_token, mark = await _released(_game_check)(
                         self.game_id, self.user, self.token_id, self.viewer is not None
                     )
@@ -261,8 +268,6 @@ class _GameStream:
                     yield line(frame)
                     if _over(frame):
                         return
-                if keepalive:
-                    yield b"\n"
         finally:
             await self.member.end()
 
@@ -424,8 +429,12 @@ async def _event_lines(user, token_id: int, language: str) -> AsyncIterator[byte
         keepalive_at = time.monotonic() + KEEPALIVE_S
         while True:
             pushed = _pushed_frame(await member.receive(keepalive_at - time.monotonic()) or {})
-            keepalive = time.monotonic() >= keepalive_at
-            if pushed is None and not keepalive:
+            now = time.monotonic()
+            keepalive = now >= keepalive_at
+            if keepalive:
+                keepalive_at = _next_keepalive(keepalive_at, now)
+                yield b"\n"
+            elif pushed is None:
                 continue
             if not await token_live(token_id):
                 yield _error_line("unauthorized", TOKEN_REVOKED, language)
@@ -446,9 +455,7 @@ async def _event_lines(user, token_id: int, language: str) -> AsyncIterator[byte
             for event in events:
                 yield line(event)
             if keepalive:
-                keepalive_at = time.monotonic() + KEEPALIVE_S
                 await member.renew()
-                yield b"\n"
     finally:
         await member.end()
 
