@@ -40,7 +40,7 @@ def embedded_layer(settings):
 
 @pytest.mark.django_db(transaction=True)
 async def test_a_lost_push_is_made_good_by_a_state_frame_never_a_skipped_ply(
-    embedded_layer, make_player, monkeypatch
+    embedded_layer, make_player, make_token, monkeypatch
 ):
     # Keep-alives (and the look at the database that comes with them) sooner than 10 s.
     monkeypatch.setattr(streams, "KEEPALIVE_S", 2.0)
@@ -48,7 +48,8 @@ async def test_a_lost_push_is_made_good_by_a_state_frame_never_a_skipped_ply(
     ann, bob = await sync_to_async(make_player)(), await sync_to_async(make_player)()
     game_id = (await sync_to_async(_game)(ann, bob)).pk
     play = sync_to_async(_play_one)
-    lines = streams.game_lines(game_id, ann, None, "en")
+    token, _ = await sync_to_async(make_token)(ann, "read")
+    lines = streams.game_lines(game_id, ann, token.pk, "en")
     try:
         first = await next_frame(lines)
         assert (first["type"], first["ply"], first["you"]) == ("state", 0, 0)
@@ -80,6 +81,13 @@ async def test_a_lost_push_is_made_good_by_a_state_frame_never_a_skipped_ply(
         frame = await next_frame(lines, keepalives)
         assert (frame["type"], frame["ply"]) == ("state", 6)
         assert keepalives
+        # A revoked token ends the stream at the next push, with an error line.
+        await sync_to_async(api_services.token_revoke)(user=ann, token_id=token.pk)
+        assert await play(game_id, [ann, bob]) == 7
+        frame = await next_frame(lines)
+        assert (frame["type"], frame["code"]) == ("error", "unauthorized")
+        with pytest.raises(StopAsyncIteration):
+            await next_frame(lines)
     finally:
         await lines.aclose()
 
