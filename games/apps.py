@@ -11,6 +11,9 @@ class GamesConfig(AppConfig):
             account_hooks,
             chat_rooms,  # noqa: F401
             tasks,  # noqa: F401
+            user_events,
         )
+        from games.signals import game_finished
 
         account_closing.connect(account_hooks.account_closing, dispatch_uid="games-account-closing")
+        game_finished.connect(user_events.game_over, dispatch_uid="games-user-events-game-over")

@@ -575,7 +575,7 @@ def table_leave(*, game_id: int, user) -> Game | None:
             seat.save(update_fields=["user"])
         humans = [seat for seat in seats if seat.user is not None and not seat.user.moved_by_site]
         if not humans or game.invited_id == user.pk:
-            user_events.challenge_gone(game.pk, game.invited_id)
+            user_events.challenge_gone(game, by=user)
             game.delete()
         else:
             _after_commit_game(game)

@@ -1,26 +1,38 @@
-"""The reference bot of docs/API.md, as an outside BOT account, plays whole rated games over
-real servers (the web process, a Celery worker, PostgreSQL, Redis): against a house bot,
-and against a person the test plays; and a revoked token ends an open stream."""
+"""The whole Bot API path over the Procfile's processes (the web process, the Celery
+workers, PostgreSQL, Redis): a fresh account registered through the site's form, its
+token made on the tokens page, upgraded to BOT, then playing a house bot, a person's
+challenge and a 3-player table from its game streams, with every refusal; every ply
+arrives on every stream once and in order, and the event stream's keep-alives come
+within docs/API.md's interval. The reference bot of docs/API.md plays whole rated games
+too, and a revoked token ends an open stream."""
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
+from django.db import connection
 
+from accounts.models import User
 from accounts.services import bot_ensure
 from api import services as api_services
 from games import services as game_services
 from games.models import Game
 from ratings.models import RatingChange
+from tests.support.http import Session
+from tests.support.players import PASSWORD
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis, pytest.mark.slow]
 
@@ -28,15 +40,148 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "bot_client.py"
 
 
-def http(base: str, method: str, path: str, secret: str, body=None):
+#: docs/API.md, "Streams": a blank line every 10 seconds.
+KEEPALIVE_S = 10.0
+#: How late a keep-alive may come on a machine shared with other work: scheduling, not speed.
+KEEPALIVE_SLACK_S = 2.0
+_addresses = itertools.count(1)
+
+
+def own_address() -> str:
+    """A client address of its own (sent as X-Forwarded-For, which the server trusts from
+    127.0.0.1): the rate counters and registration throttle of other tests never reach it."""
+    n = next(_addresses)
+    return f"10.{200 + os.getpid() % 50}.{n // 256 % 256}.{n % 256}"
+
+
+def http(base: str, method: str, path: str, secret: str, body=None, address: str | None = None):
     request = urllib.request.Request(
         base + path,
         data=None if body is None else json.dumps(body).encode(),
         method=method,
         headers={"Authorization": f"Bearer {secret}", "Content-Type": "application/json"},
     )
+    if address:
+        request.add_header("X-Forwarded-For", address)
     with urllib.request.urlopen(request, timeout=30) as response:
         return json.load(response)
+
+
+def refusal(base: str, method: str, path: str, secret: str, body=None, address=None):
+    """(HTTP status, error JSON) of a request that must be refused."""
+    try:
+        http(base, method, path, secret, body, address)
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error)
+    raise AssertionError(f"{method} {path} was not refused")
+
+
+class Stream(threading.Thread):
+    """An NDJSON stream read on a thread of its own: every line with the moment it came
+    (None for a blank keep-alive line). ``act`` is called with each object as it comes."""
+
+    def __init__(self, base: str, path: str, secret: str | None, act=None, address=None):
+        super().__init__(daemon=True)
+        self.request = urllib.request.Request(base + path)
+        if secret:
+            self.request.add_header("Authorization", f"Bearer {secret}")
+        if address:
+            self.request.add_header("X-Forwarded-For", address)
+        self.act = act
+        self.lines: list[tuple[float, dict | None]] = []
+        self.error: Exception | None = None
+        self.stopping = False
+        self.response = None
+        self.start()
+
+    def run(self):
+        try:
+            with urllib.request.urlopen(self.request, timeout=30) as self.response:
+                for raw in self.response:
+                    payload = json.loads(raw) if raw.strip() else None
+                    self.lines.append((time.monotonic(), payload))
+                    if payload is not None and self.act is not None:
+                        self.act(payload)
+        except Exception as error:
+            if not self.stopping:
+                self.error = error
+        finally:
+            connection.close()
+
+    def listening(self) -> Stream:
+        """Once its first line came (the server listens for pushes from then on)."""
+        wait_until(lambda: self.lines or self.error, 15, f"{self.request.full_url} to open")
+        assert self.error is None, self.error
+        return self
+
+    def objects(self) -> list[dict]:
+        return [payload for _, payload in self.lines if payload is not None]
+
+    def keepalives(self) -> list[float]:
+        return [moment for moment, payload in self.lines if payload is None]
+
+    def finish(self, timeout: float = 60) -> list[dict]:
+        """Wait for the stream's end (a game over and scored); its objects."""
+        self.join(timeout)
+        assert not self.is_alive(), f"{self.request.full_url} did not end"
+        assert self.error is None, self.error
+        return self.objects()
+
+    def stop(self) -> None:
+        """Hang up: the connection is shut under the reader, whose read returns at once
+        (closing the response alone would wait for the next line)."""
+        self.stopping = True
+        if self.response is not None:
+            with contextlib.suppress(OSError, AttributeError):
+                self.response.fp.raw._sock.shutdown(socket.SHUT_RDWR)
+        self.join(10)
+        assert not self.is_alive(), f"{self.request.full_url} still read after hanging up"
+
+
+def player(base: str, secret: str, game_id: int, address: str):
+    """What a bot does with each frame of its game stream: on its turn, a step of
+    ``legal_steps`` for the frame's ply, a take's first step when there is one (so a
+    Topiary turn with a take is two steps: the take, then the plant)."""
+    moved_at: set[int] = set()
+
+    def act(frame: dict) -> None:
+        mine = frame.get("status") == "active" and frame["to_move"] == frame["you"]
+        if mine and frame["legal_steps"] and frame["ply"] not in moved_at:
+            moved_at.add(frame["ply"])
+            takes = [step for step in frame["legal_steps"] if " " in step and "=" not in step]
+            step = (takes or frame["legal_steps"])[0]
+            move = {"ply": frame["ply"], "move": step}
+            http(base, "POST", f"/api/games/{game_id}/move", secret, move, address)
+
+    return act
+
+
+def every_ply_once_in_order(frames: list[dict], last_ply: int) -> None:
+    """The stream's frames: the first a state, then each ply as one ``move`` frame with the
+    next ply, in order (``state`` frames only at the ply already sent), up to the
+    game's last ply, and last the finished and scored game."""
+    ply = frames[0]["ply"]
+    for frame in frames[1:]:
+        if frame["type"] == "move":
+            assert frame["ply"] == ply + 1, f"after ply {ply}, a move frame of ply {frame['ply']}"
+            ply += 1
+        else:
+            assert (frame["type"], frame["ply"]) == ("state", ply), (frame["type"], ply)
+    assert ply == last_ply
+    assert frames[-1]["status"] == "finished" and frames[-1]["result"] is not None
+
+
+def takes_in_two_steps(frames: list[dict], seat: int) -> int:
+    """How many of ``seat``'s turns came as a take and then its plant, two move frames."""
+    moves = [frame["move"] for frame in frames if frame["type"] == "move"]
+    return sum(
+        1
+        for take, plant in itertools.pairwise(moves)
+        if take["seat"] == plant["seat"] == seat
+        and " " in take["move"]
+        and "=" not in take["move"]
+        and plant["move"].startswith("=")
+    )
 
 
 def wait_until(check, timeout: float, what: str):
@@ -174,49 +319,159 @@ def test_a_revoked_token_ends_its_open_stream(asgi_server, make_player, make_tok
     assert refused.value.code == 401
 
 
-def test_the_reference_bot_plays_a_three_player_topiary_table(
-    asgi_server, celery_worker, outside_bot, bot_process, make_player, make_token
-):
-    """The bot, a house bot and a person who plays from their own game stream, whose every
-    line is checked for tiles that person may not know (as the socket frames are)."""
-    from engine.rng import Rng
-    from tests.games.test_privacy import choose, forbidden_for, leaked
+def register_through_the_site(base: str, address: str) -> tuple[User, str]:
+    """A new account from the registration form, and a ``bot:play`` secret from the tokens
+    page (the secret shown once, on the answer or on the page it redirects to)."""
+    site = Session(base, headers={"X-Forwarded-For": address})
+    name = f"newcomer{os.getpid() % 1000}x{next(_addresses)}"
+    form = {"username": name, "email": "", "password": PASSWORD, "password_confirm": PASSWORD}
+    assert site.post("/accounts/register/", form).status == 302
+    page = site.post(
+        "/account/tokens/", {"name": "my bot", "scopes": "bot:play", "password": PASSWORD}
+    )
+    if page.status in (302, 303):
+        page = site.get(page.headers["Location"])
+    secret = re.search(r"tpy_[A-Za-z0-9_-]{20,}", page.text)
+    assert secret, page.text[:2000]
+    return User.objects.get(username=name), secret[0]
 
-    bot, _ = outside_bot
+
+def test_the_whole_bot_api_path_from_a_fresh_account(
+    asgi_server, celery_worker, make_player, make_token
+):
+    from tests.games.test_privacy import forbidden_for, leaked
+
+    base, address = asgi_server, own_address()
+    bot, secret = register_through_the_site(base, address)
+    assert http(base, "POST", "/api/bot/account/upgrade", secret, address=address)["bot"] is True
+    events = Stream(base, "/api/stream/event", secret, address=address).listening()
+
+    def game_stream(game_id: int, secret: str, act=None) -> Stream:
+        return Stream(base, f"/api/games/{game_id}/stream", secret, act, address)
+
+    # A house bot: the challenge waits for its answer (HOUSE_BOT_ANSWER_DELAY), the bot's
+    # stream shows the deal and then every ply.
+    house = bot_ensure(level="random")
+    topiary = {"kind": "topiary", "rated": True, "correspondence_days": 1}
+    against_house = http(
+        base, "POST", "/api/challenges", secret, {"opponent": house.username, **topiary}, address
+    )
+    assert against_house["status"] == "open"
+    house_game = against_house["id"]
+    streams = {
+        house_game: [game_stream(house_game, secret, player(base, secret, house_game, address))]
+    }
+
+    # A person's challenge reaches the event stream; the bot accepts it.
     person = make_player()
-    _, secret = make_token(person, "read", "play")
-    game = game_services.game_create(
-        kind="topiary",
-        players=[bot, bot_ensure(level="random"), person],
-        options={},
-        rated=True,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=1,
+    _, person_secret = make_token(person, "read", "play")
+    garden = {"kind": "wizards_garden", "rated": True, "correspondence_days": 1}
+    person_game = http(
+        base,
+        "POST",
+        "/api/challenges",
+        person_secret,
+        {"opponent": bot.username, **garden},
+        address,
+    )["id"]
+    wait_until(
+        lambda: any(
+            event["type"] == "challenge" and event["challenge"]["id"] == person_game
+            for event in events.objects()
+        ),
+        15,
+        "the challenge on the event stream",
     )
-    request = urllib.request.Request(
-        f"{asgi_server}/api/games/{game.pk}/stream", headers={"Authorization": f"Bearer {secret}"}
-    )
-    rng, checked, last, moved_at = Rng(3), 0, None, None
-    with urllib.request.urlopen(request, timeout=60) as response:
-        for raw in response:
-            if not raw.strip():
-                continue
-            frame = json.loads(raw)
-            last = frame
-            assert frame["you"] == 2
-            now = Game.objects.get(pk=game.pk)
+    accepted = http(base, "POST", f"/api/challenges/{person_game}/accept", secret, {}, address)
+    assert accepted == {"id": person_game, "status": "active"}
+    streams[person_game] = [
+        game_stream(person_game, secret, player(base, secret, person_game, address)),
+        game_stream(person_game, person_secret, player(base, person_secret, person_game, address)),
+    ]
+
+    # A 3-player table: the bot opens it, a person joins and calls in a house bot; the
+    # person's every frame, and a spectator's, is checked for tiles they may not know.
+    table = http(base, "POST", "/api/tables", secret, {"players": 3, **topiary}, address)["id"]
+    guest = make_player()
+    _, guest_secret = make_token(guest, "play")
+    joined = http(base, "POST", f"/api/tables/{table}/join", guest_secret, {}, address)
+    assert joined == {"id": table, "status": "open"}
+    leaks: list[tuple[int | None, int, set]] = []
+
+    def checked(act=None):
+        def check(frame: dict) -> None:
+            now = Game.objects.get(pk=table)
             if frame["status"] == "active" and now.ply == frame["ply"]:
-                # The frame describes the game as it stands: none of its hidden tiles is there.
-                assert not leaked(raw.decode(), forbidden_for(now.state, 2)), frame["ply"]
-                checked += 1
-            if frame["status"] == "active" and frame["to_move"] == 2 and moved_at != frame["ply"]:
-                moved_at = frame["ply"]
-                move, _ = choose(frame, rng)
-                http(asgi_server, "POST", f"/api/games/{game.pk}/move", secret,
-                     {"ply": frame["ply"], "move": move})  # fmt: skip
-    assert last["status"] == "finished" and last["result"] is not None
-    assert checked > 10
-    game = wait_until(lambda: finished_and_rated(game.pk), 60, "the game to be scored")
-    assert RatingChange.objects.filter(game=game).count() == 3
-    wait_until(lambda: f"game {game.pk} over" in bot_process[1].read_text(), 60, "the bot's log")
+                found = leaked(json.dumps(frame), forbidden_for(now.state, frame["you"]))
+                if found:
+                    leaks.append((frame["you"], frame["ply"], found))
+            if act is not None:
+                act(frame)
+
+        return check
+
+    streams[table] = [
+        game_stream(table, secret, player(base, secret, table, address)),
+        game_stream(table, guest_secret, checked(player(base, guest_secret, table, address))),
+        game_stream(table, None, checked()),
+    ]
+    game_services.table_fill_with_bots(game_id=table, user=guest, level="random")
+
+    # Refusals, each changing nothing: 400, 401, 403, 409, 429.
+    wait_until(lambda: Game.objects.get(pk=house_game).status == "active", 30, "the house bot")
+    move = f"/api/games/{house_game}/move"
+    assert refusal(base, "POST", move, secret, {"ply": "x", "move": "a1"}, address)[0] == 400
+    status, error = refusal(base, "GET", "/api/account", "tpy_not-a-token", None, address)
+    assert (status, error["code"]) == (401, "unauthorized")
+    _, reader = make_token(bot, "read")
+    status, error = refusal(base, "POST", move, reader, {"ply": 0, "move": "a1"}, address)
+    assert (status, error["code"]) == (403, "missing_scope")
+    status, error = refusal(base, "POST", move, secret, {"ply": 10_000, "move": "a1"}, address)
+    assert (status, error["code"]) == (409, "stale")
+    _, spare = make_token(bot, "read")
+    spare_address = own_address()
+    # Fixed one-minute windows: a run that straddles two may need the limit twice over.
+    for _ in range(700):
+        try:
+            http(base, "GET", "/api/account", spare, None, spare_address)
+        except urllib.error.HTTPError as limited:
+            assert limited.code == 429 and int(limited.headers["Retry-After"]) >= 1
+            assert json.load(limited)["code"] == "rate_limited"
+            break
+    else:
+        raise AssertionError("no 429 within 700 requests")
+
+    # Every stream: each ply once, in order, as a move frame of its own; the last frame
+    # the scored game.
+    for game_id, readers in streams.items():
+        for reader in readers:
+            frames = reader.finish(120)
+            every_ply_once_in_order(frames, Game.objects.get(pk=game_id).ply)
+    assert not leaks
+    assert {frame["you"] for frame in streams[table][2].objects()} == {None}
+    bot_seat = {
+        game_id: next(
+            s.index for s in Game.objects.get(pk=game_id).seats.all() if s.user_id == bot.pk
+        )
+        for game_id in (house_game, table)
+    }
+    assert (
+        sum(
+            takes_in_two_steps(streams[game_id][0].objects(), bot_seat[game_id])
+            for game_id in (house_game, table)
+        )
+        >= 1
+    )
+
+    # The event stream told each start and each end, and kept alive within its interval.
+    def told(kind: str) -> set[int]:
+        return {event["game"]["id"] for event in events.objects() if event["type"] == kind}
+
+    games = {house_game, person_game, table}
+    wait_until(lambda: games <= told("gameFinish"), 60, "every gameFinish")
+    assert games <= told("gameStart")
+    wait_until(lambda: len(events.keepalives()) >= 3, 3 * KEEPALIVE_S, "three keep-alives")
+    events.stop()
+    assert events.error is None
+    gaps = [b - a for a, b in itertools.pairwise(events.keepalives())]
+    assert max(gaps) <= KEEPALIVE_S + KEEPALIVE_SLACK_S, gaps
