@@ -1,4 +1,4 @@
-"""Bot moves per worker core, at each bot level (issue 12's "Capacity").
+"""Bot moves per worker core, at each bot level (docs/BENCHMARKS.md, "Bots through the workers").
 
 ``python bench/bot_load.py`` (``make bench-bots``) starts the Procfile's ``bots`` worker
 (the queue bot turns run on) and ``worker`` (scoring) with production settings on

@@ -1,12 +1,12 @@
 """Games a process holds in memory between the moves its own sockets make.
 
 A move read its game's row and seats (with their users) afresh under the row's lock, and
-building those models was the largest part of a move's CPU (docs/BENCHMARKS.md, "Issue
-12, sixth round"). A process that has just written a game keeps the objects it wrote, and
-its next move of that game starts from them. The database stays the truth: the move
-still locks the row, on condition that its ``version`` is the one held, so a write from
-anywhere else (a bot's move from a worker, a resignation, a clock, a second web process) makes
-the copy stale and the move reads the game afresh as before.
+building those models was the largest part of a move's CPU
+(docs/decisions/0006-a-process-holds-its-games.md). A process that has just written a game
+keeps the objects it wrote, and its next move of that game starts from them. The database
+stays the truth: the move still locks the row, on condition that its ``version`` is the one
+held, so a write from anywhere else (a bot's move from a worker, a resignation, a clock, a
+second web process) makes the copy stale and the move reads the game afresh as before.
 
 An entry is taken out while a move uses it, so two threads never share one; copies of
 what the move wrote go back once its transaction committed, and the objects themselves
@@ -17,7 +17,7 @@ worked out on the copy first, and its writes go out together, on condition that 
 is still at the held version, with the seats' signs of life read back. Five round trips
 (BEGIN, the locking read, the seat's and the game's UPDATE, COMMIT) cost about three
 times the client CPU and half again the server's of that one prepared statement
-(docs/BENCHMARKS.md, "Issue 12, tenth round"). A copy that turns out stale, a change
+(docs/decisions/0011-one-prepared-statement-per-move.md). A copy that turns out stale, a change
 that refuses (the refusal may come from the stale copy), or one that needs any other
 SQL is done again on the locked path from a fresh read.
 """

@@ -93,7 +93,7 @@ class _Outbox:
     (the Redis layer's ``group_send_here``); only the rest waits for the send before it.
     When many pages open and close at once, each send's Redis round trip waited behind
     all of their work on the loop, and the frames of the moves that came meanwhile
-    waited for it (docs/BENCHMARKS.md, "Issue 12, fourteenth round").
+    waited for it (docs/decisions/0007-pushes-in-commit-order.md).
 
     At most ``OUTBOX_LIMIT`` pushes wait or are out at once: a thread handing over one
     more waits for room. Without that bound the threads committed moves faster than the
@@ -166,7 +166,7 @@ class _ProcessLoop:
     ``async_to_sync`` starts a new event loop for each call from such a process, and the
     Redis channel layer keeps its connections per event loop: every push of a bot move
     or a scoring opened a Redis connection and closed it again, about a sixth of the
-    worker's CPU per bot move (docs/BENCHMARKS.md, "Issue 12, eleventh round"). This
+    worker's CPU per bot move (docs/decisions/0012-workers-keep-their-connections.md). This
     loop lives as long as its process, so its connections do too.
     """
 

@@ -67,10 +67,10 @@ class RowWrites:
     """``write(fields)``: what ``save(update_fields=fields)`` writes, as one UPDATE.
 
     A move writes its game's row and its seat's every ply, and Django builds each of those
-    statements afresh: about half a millisecond of CPU apiece (docs/BENCHMARKS.md, "Issue
-    12, sixth round"). This writes the same values (each field's ``pre_save`` and
-    ``get_db_prep_save``) with the statement built once per model and set of fields. No
-    signals are sent; the site connects none to these models.
+    statements afresh: about half a millisecond of CPU apiece
+    (docs/decisions/0006-a-process-holds-its-games.md). This writes the same values (each
+    field's ``pre_save`` and ``get_db_prep_save``) with the statement built once per model and
+    set of fields. No signals are sent; the site connects none to these models.
     """
 
     def write(self, fields: tuple[str, ...] | list[str]) -> None:

@@ -4,7 +4,7 @@ players in one statement, and who sits where.
 Every page's arrival reads its game's snapshot, and every game's first move reads the
 game under its lock. Through the ORM that was two queries (the game, then its seats with
 their users), and building and compiling them cost more CPU than the database spent
-answering: 1.6 ms of a page's arrival (docs/BENCHMARKS.md, "Issue 12, eighth round").
+answering: 1.6 ms of a page's arrival (docs/decisions/0009-hot-reads-written-once.md).
 Here the statement is written once per database and the rows become the same model
 objects the ORM would make (``topiary_site.rows``), the seat's user and game cached on it
 as ``select_related`` and the related manager do.

@@ -3,7 +3,7 @@
 A game-ending move queued its game's scoring task from the socket thread that played it,
 right after the commit. That publish (Celery's message, kombu's producer, the broker's
 round trip) cost about as much CPU as the rest of the move: 2.3-2.7 of 5.2-5.3 ms
-(docs/BENCHMARKS.md, "Issue 12, fourteenth round"). Games end in waves (a tournament
+(docs/decisions/0013-scorings-in-batches.md). Games end in waves (a tournament
 round, games started together), and fifty such publishes held the interpreter lock while
 the other games' moves waited for it.
 

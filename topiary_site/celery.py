@@ -84,7 +84,7 @@ def _after_task(self, sender, **_):
 # Celery 5.7 closes Django's pool before and after every task in a prefork worker
 # (celery/celery#10554, open), so every task opened new PostgreSQL connections (two, as
 # measured), each a new server process: about a fifth of a bot move's CPU in the worker
-# and 16-17 ms of PostgreSQL's (docs/BENCHMARKS.md, "Issue 12, eleventh round"). The
+# and 16-17 ms of PostgreSQL's (docs/decisions/0012-workers-keep-their-connections.md). The
 # rest of the fixup stands: a pool process still closes the pool it inherited at start.
 DjangoWorkerFixup.on_task_prerun = _before_task
 DjangoWorkerFixup.on_task_postrun = _after_task

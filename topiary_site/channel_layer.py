@@ -295,8 +295,8 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         Channels of this process get the message straight into their queues before the
         first round trip: when many pages open and close at once, every await on the
         event loop waits behind all of their work, and a move's frame waited for the list
-        of members that this process already knew (docs/BENCHMARKS.md, "Issue 12,
-        fourteenth round").
+        of members that this process already knew
+        (docs/decisions/0005-our-own-channel-layer.md).
         """
         if self.ring_size != 1:
             for group, message in sends:

@@ -7,7 +7,7 @@ after every 700 allocations (net of frees), cost about 0.6 ms of CPU per move.
 
 ``settle()`` runs once the process has loaded everything. It freezes what exists then,
 so collections no longer walk it, and collects young objects in larger batches
-(docs/BENCHMARKS.md, "Issue 12, ninth round").
+(docs/decisions/0010-heap-settling.md).
 """
 
 from __future__ import annotations

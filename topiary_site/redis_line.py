@@ -5,7 +5,7 @@ redis-py's asyncio client spends about 105 µs of CPU on a ``PING`` here and abo
 pool and given back, timeouts, retries, its observability hooks: some 430 Python calls
 per command). The Redis server's own share is a few microseconds. A move's push, a
 page's group join and leave and its presence frames each paid that on the one event
-loop of a web process (docs/BENCHMARKS.md, "Issue 12, fifteenth round").
+loop of a web process (docs/decisions/0014-a-pipelined-redis-line.md).
 
 ``RedisLine`` writes each command to one connection as it comes, without waiting for
 the replies before it, and hands replies back in order: Redis answers a connection's

@@ -68,9 +68,10 @@ def database_from_url(url: str) -> dict:
         "OPTIONS": {
             # Parameters bound by the server, and a statement run five times on a pooled
             # connection prepared there: PostgreSQL then skips parsing and planning it
-            # (a quarter of its CPU per move; docs/BENCHMARKS.md, "Issue 12, tenth
-            # round"). Off behind a pooler that cannot keep prepared statements
-            # (PgBouncer in transaction mode without max_prepared_statements).
+            # (a quarter of its CPU per move;
+            # docs/decisions/0011-one-prepared-statement-per-move.md). Off behind a
+            # pooler that cannot keep prepared statements (PgBouncer in transaction mode
+            # without max_prepared_statements).
             "server_side_binding": prepared,
             "prepare_threshold": 5 if prepared else None,
             "pool": {
@@ -376,7 +377,7 @@ SOCKET_DB_THREADS = int(env("SOCKET_DB_THREADS", "8"))
 # Of those, how many a page's calls (sign-in, snapshot, presence) may hold at once; the
 # rest, and always at least one, stay free for moves (0: all but one; socket_db.pages_at_once).
 # In a wave of game ends a move then shares the interpreter with two page calls, not seven
-# (docs/BENCHMARKS.md, "Issue 12, thirteenth round").
+# (docs/decisions/0004-socket-database-threads.md).
 SOCKET_PAGE_THREADS = int(env("SOCKET_PAGE_THREADS", "2"))
 # Servers freeze the heap they loaded and collect young objects in larger batches
 # (topiary_site/heap.py). Not under pytest: its process loads the application halfway

@@ -1,5 +1,5 @@
 // What every board drawing needs: SVG elements, titles, and keyboard-operable targets.
-// Used by static/board/topiary.js and static/board/wizards_garden.js (docs/ARCHITECTURE.md, "Front end").
+// Used by static/board/topiary.js and static/board/wizards_garden.js (docs/subsystems/front-end.md, "Boards").
 /* global gettext, interpolate */
 
 export const SVG = "http://www.w3.org/2000/svg";

@@ -1,5 +1,5 @@
 // The Topiary garden, drawn the same on every page: the game page, the daily puzzle, the
-// replay, and any panel showing a tile (docs/ARCHITECTURE.md, "Front end"; /shared/UI.md).
+// replay, and any panel showing a tile (docs/subsystems/front-end.md, "Boards"; /shared/UI.md).
 // It draws only what it is given: the position and the engine's sight lines (`sight_lines`
 // in game frames, puzzle payloads and replay frames); it never works out what a visitor sees.
 // Its words come from Django's JavaScript catalogue (base.html), in the page's language.

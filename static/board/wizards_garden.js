@@ -1,6 +1,6 @@
 // The Wizards' Garden board, drawn the same on every page (the game page, the replay):
 // 4x4 planting beds, white (Dovetail) and black (Ravenclaw) seeds, the basket and the
-// Wizard's Staff (docs/ARCHITECTURE.md, "Front end"; /shared/UI.md).
+// Wizard's Staff (docs/subsystems/front-end.md, "Boards"; /shared/UI.md).
 /* global gettext, ngettext, interpolate */
 
 import { el, seatNumber, titled } from "./common.js";

@@ -1,4 +1,4 @@
-// Preferences on every page (docs/ARCHITECTURE.md, "Accounts"): a classic script in
+// Preferences on every page (docs/subsystems/front-end.md, "Preferences"): a classic script in
 // <head>, so the theme is set before the first paint. Signed-in players' preferences
 // come from the server (the attributes base.html renders); signed-out visitors keep
 // theirs in localStorage "topiary-prefs", applied here to the same attributes. The
