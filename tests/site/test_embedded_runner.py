@@ -188,3 +188,24 @@ def test_health_watches_the_embedded_task_threads_and_schedule(tmp_path):
         for process in (second, first):
             if process is not None:
                 process.stop()
+
+
+def test_bound_to_every_interface_make_run_answers_other_machines(tmp_path):
+    """``HOST=0.0.0.0 make run``: a browser on another machine, asking by a name of this
+    one, gets the page, not a 400."""
+    env = {
+        "SQLITE_PATH": str(tmp_path / "site.sqlite3"),
+        "DATABASE_URL": "",
+        "REDIS_URL": "",
+        "SECRET_KEY": "",
+        "DEBUG": "",
+        "ALLOWED_HOSTS": "",
+    }
+    web, url = servers.start_like_make_run(env, tmp_path, host="0.0.0.0")
+    try:
+        port = url.rsplit(":", 1)[1]
+        elsewhere = Session(url, headers={"Host": f"gardeners-laptop.local:{port}"})
+        page = elsewhere.get("/rules/topiary/")
+        assert page.status == 200, page.text[:300]
+    finally:
+        web.stop()

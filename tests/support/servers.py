@@ -117,13 +117,14 @@ def start_web(env: dict[str, str], log_dir: Path) -> tuple[Process, str]:
     return proc, f"http://127.0.0.1:{port}"
 
 
-def start_like_make_run(env: dict[str, str], log_dir: Path) -> tuple[Process, str]:
+def start_like_make_run(
+    env: dict[str, str], log_dir: Path, host: str = "127.0.0.1"
+) -> tuple[Process, str]:
     """Serve the site as ``make run`` does after migrating and seeding: ``honcho start web``
-    (the Procfile's ``web`` alone) on a free port; returns it and its base URL."""
+    (the Procfile's ``web`` alone) bound to ``host`` on a free port; returns it and its
+    base URL (always by 127.0.0.1)."""
     port = free_port()
-    proc = Process(
-        "web", {**env, "HOST": "127.0.0.1", "PORT": str(port)}, log_dir, "honcho start web"
-    )
+    proc = Process("web", {**env, "HOST": host, "PORT": str(port)}, log_dir, "honcho start web")
     proc.wait_for_port(port)
     return proc, f"http://127.0.0.1:{port}"
 
