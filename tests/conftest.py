@@ -33,6 +33,21 @@ def pytest_configure(config):
     from django.conf import settings
 
     settings.EMBEDDED_RUNNER = False
+    _flushes_outlast_server_deadlocks()
+
+
+def _flushes_outlast_server_deadlocks() -> None:
+    """A transactional test's flush (pytest-django calls TransactionTestCase's teardown)
+    is tried again when a server's query made it a deadlock's victim
+    (servers.flush_through_deadlocks)."""
+    from django.test import TransactionTestCase
+
+    flush = TransactionTestCase._fixture_teardown
+
+    def _fixture_teardown(self):
+        servers.flush_through_deadlocks(lambda: flush(self))
+
+    TransactionTestCase._fixture_teardown = _fixture_teardown
 
 
 def services_required() -> bool:
