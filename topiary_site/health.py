@@ -22,9 +22,6 @@ import time
 from health_check.base import HealthCheck
 from health_check.exceptions import ServiceUnavailable
 
-#: Cache key where beat notes when it last sent a task.
-BEAT_LAST_SENT_KEY = "ops:beat-last-sent"
-
 
 @dataclasses.dataclass
 class MigrationsApplied(HealthCheck):
@@ -65,7 +62,7 @@ class EmbeddedTasks(HealthCheck):
     """The embedded default's worker: a task thread of this process takes a job."""
 
     def run(self):
-        from topiary_site import embedded
+        import topiary_site.embedded as embedded
 
         runner = embedded.running()
         if runner is None:
@@ -79,12 +76,12 @@ def beat_last_sent() -> float | None:
     from django.conf import settings
 
     if settings.EMBEDDED_RUNNER:
-        from topiary_site import embedded
+        import topiary_site.embedded as embedded
 
         return embedded.beat_last_sent()
-    from django.core.cache import cache
+    import topiary_site.beat as beat
 
-    return cache.get(BEAT_LAST_SENT_KEY)
+    return beat.last_sent()
 
 
 @dataclasses.dataclass
@@ -106,13 +103,6 @@ class BeatLastRun(HealthCheck):
         age = time.time() - float(last)
         if age > self.max_age.total_seconds():
             raise ServiceUnavailable(f"beat last sent a task {age:.0f} seconds ago")
-
-
-def note_beat_sent(**_) -> None:
-    """Connected in the beat process only: beat just sent a task."""
-    from django.core.cache import cache
-
-    cache.set(BEAT_LAST_SENT_KEY, time.time(), timeout=None)
 
 
 def readiness_checks() -> list:
