@@ -170,6 +170,26 @@ def celery_beat(server_env, server_logs):
     proc.stop()
 
 
+class PollingBrowser:
+    """Chromium whose new contexts leave the site's Content-Security-Policy aside, unless
+    a test asks for it (``bypass_csp=False``, as tests/site/test_content_security_policy.py
+    does on every page kind).
+
+    Playwright's ``wait_for_function`` evaluates its expression again at every poll, from
+    a string, which a policy without ``'unsafe-eval'`` refuses; the tests that wait on
+    the page that way test the game, not the policy.
+    """
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    def new_context(self, **options):
+        return self._browser.new_context(**{"bypass_csp": True, **options})
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="module")
 def browser():
     """Debian's Chromium driven by Playwright, headless.
@@ -192,7 +212,7 @@ def browser():
             chromium = playwright.chromium.launch(
                 executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
             )
-            yield chromium
+            yield PollingBrowser(chromium)
             chromium.close()
     finally:
         if previous is None:

@@ -42,7 +42,7 @@ MORE_PAGES = [
 
 def open_recording(browser, base_url: str, cookie: str | None):
     """A page that records CSP violations, console errors and requests off the site."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=False)
     if cookie:
         context.add_cookies([{"name": "sessionid", "value": cookie, "url": base_url}])
     context.add_init_script(RECORD_VIOLATIONS)
