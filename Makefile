@@ -16,7 +16,8 @@ $(BIN)/.installed: requirements.txt requirements-dev.txt
 venv: $(BIN)/.installed
 
 # The embedded default: SQLite, in-memory channel layer; the web process also runs the
-# tasks and beat's schedule (topiary_site/embedded.py).
+# tasks and beat's schedule (topiary_site/embedded.py). The settings allow the HOST it
+# binds (any host name for HOST=0.0.0.0, as DEBUG is on; README, "Start").
 run: venv
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo

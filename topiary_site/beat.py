@@ -4,8 +4,12 @@ Each app's ``schedule.py`` defines ``BEAT_SCHEDULE``, a plain dict in Celery's
 format, so an app adds its periodic jobs without touching settings.
 """
 
+import time
 from importlib import import_module
 from importlib.util import find_spec
+
+#: Cache key where beat notes when it last sent a task (/health/beat/ reads it).
+LAST_SENT_KEY = "ops:beat-last-sent"
 
 
 def collect(apps: list[str]) -> dict:
@@ -45,3 +49,17 @@ def with_intervals(schedule: dict, spec: str) -> dict:
             raise ValueError(f"BEAT_INTERVALS: {name} must run every positive number of seconds")
         changed[name] = {**schedule[name], "schedule": every}
     return changed
+
+
+def note_sent(**_) -> None:
+    """Connected in the beat process only: beat just sent a task (or started)."""
+    from django.core.cache import cache
+
+    cache.set(LAST_SENT_KEY, time.time(), timeout=None)
+
+
+def last_sent() -> float | None:
+    """When beat last noted it sent a task (epoch seconds), or None."""
+    from django.core.cache import cache
+
+    return cache.get(LAST_SENT_KEY)

@@ -30,7 +30,7 @@ DURABLE = {
 # for /health/ (beat notes each task it sends; only the beat process connects this).
 from celery.signals import beat_init, before_task_publish, worker_process_init  # noqa: E402
 
-import topiary_site.health as health  # noqa: E402
+import topiary_site.beat as beat  # noqa: E402
 import topiary_site.heap as heap  # noqa: E402
 import topiary_site.metrics as metrics  # noqa: E402
 
@@ -39,8 +39,8 @@ metrics.connect_celery_signals()
 
 @beat_init.connect(weak=False)
 def _beat_notes_what_it_sends(**_):
-    before_task_publish.connect(health.note_beat_sent, weak=False)
-    health.note_beat_sent()
+    before_task_publish.connect(beat.note_sent, weak=False)
+    beat.note_sent()
 
 
 @worker_process_init.connect(weak=False)

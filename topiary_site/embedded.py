@@ -40,6 +40,7 @@ from pathlib import Path
 
 from asgiref.sync import sync_to_async
 from celery import Task
+from celery.beat import Scheduler
 from django.conf import settings
 from django.db import close_old_connections
 
@@ -104,6 +105,17 @@ class Runner:
     def loop_seen(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
 
+    def takes_work(self, timeout: float) -> bool:
+        """Does a task thread take a job within ``timeout`` seconds (the embedded answer
+        to a Celery worker's ping)?"""
+        if self.stopping.is_set():
+            return False
+        try:
+            self.pool.submit(lambda: None).result(timeout)
+        except (RuntimeError, TimeoutError):  # shut down, or every thread busy past it
+            return False
+        return True
+
     # ------------------------------------------------------------------ thinking
 
     def _new_thinkers(self) -> ProcessPoolExecutor:
@@ -145,8 +157,6 @@ class Runner:
         return True
 
     def _schedule_forever(self) -> None:
-        from celery.beat import Scheduler
-
         from topiary_site.celery import app
 
         while not self._take_lock():
@@ -155,7 +165,10 @@ class Runner:
                 return
         # Every task module registered, so beat finds each entry's task by name.
         app.loader.import_default_modules()
-        scheduler = Scheduler(app, max_interval=settings.EMBEDDED_BEAT_MAX_INTERVAL)
+        scheduler = NotingScheduler(app, max_interval=settings.EMBEDDED_BEAT_MAX_INTERVAL)
+        # A scheduler that just started counts as one that sent, as production's beat
+        # notes itself on beat_init.
+        heartbeat_path().touch()
         log.info("embedded: beat runs %s", ", ".join(sorted(scheduler.schedule)))
         while not self.stopping.is_set():
             try:
@@ -182,6 +195,34 @@ def lock_path() -> Path:
         return Path(f"{name}.beat.lock")
     digest = hashlib.sha256(name.encode()).hexdigest()[:16]
     return Path(tempfile.gettempdir()) / f"topiary-{digest}.beat.lock"
+
+
+def heartbeat_path() -> Path:
+    """The file whose modification time is when the schedule last sent a task.
+
+    A file, not the cache: the embedded default's cache is each process's own memory,
+    and any web process on this database answers ``/health/``, not only the one running
+    the schedule.
+    """
+    return lock_path().with_suffix(".sent")
+
+
+def beat_last_sent() -> float | None:
+    """When this database's schedule last sent a task (epoch seconds), or None."""
+    try:
+        return heartbeat_path().stat().st_mtime
+    except FileNotFoundError:
+        return None
+
+
+class NotingScheduler(Scheduler):
+    """Celery's scheduler, noting each task it sends for the health check (production's
+    beat notes them on ``before_task_publish``, which no broker sends here)."""
+
+    def apply_async(self, *args, **kwargs):
+        result = super().apply_async(*args, **kwargs)
+        heartbeat_path().touch()
+        return result
 
 
 def start() -> Runner:

@@ -4,9 +4,13 @@
 - ``/health/ready/``: this web process can serve: PostgreSQL answers, no migration is
   pending, the cache works, and with ``REDIS_URL`` Redis answers and a message goes
   through the channel layer. The proxy and compose's health check use it.
-- ``/health/``: the whole site works: readiness, plus a Celery worker answering a ping
-  and beat having sent a task lately. A worker or beat down does not stop a web process
-  serving pages, so this one is for monitoring, not for taking a replica out.
+- ``/health/``: the whole site works: readiness, plus whatever runs tasks answering and
+  beat having sent a task lately. With ``REDIS_URL`` (production) that is a Celery worker
+  answering a ping and the beat process; in the embedded default (``make run``) it is
+  this process's task threads taking a job and the schedule it runs (topiary_site.embedded).
+  A worker or beat down does not stop a web process serving pages, so this one is for
+  monitoring, not for taking a replica out.
+- ``/health/beat/``: beat alone, in either set-up (beat's container runs it too).
 """
 
 from __future__ import annotations
@@ -17,9 +21,6 @@ import time
 
 from health_check.base import HealthCheck
 from health_check.exceptions import ServiceUnavailable
-
-#: Cache key where beat notes when it last sent a task.
-BEAT_LAST_SENT_KEY = "ops:beat-last-sent"
 
 
 @dataclasses.dataclass
@@ -57,6 +58,33 @@ class ChannelLayer(HealthCheck):
 
 
 @dataclasses.dataclass
+class EmbeddedTasks(HealthCheck):
+    """The embedded default's worker: a task thread of this process takes a job."""
+
+    def run(self):
+        import topiary_site.embedded as embedded
+
+        runner = embedded.running()
+        if runner is None:
+            raise ServiceUnavailable("the embedded runner is not running")
+        if not runner.takes_work(timeout=self.timeout.total_seconds() - 1):
+            raise ServiceUnavailable("no task thread took a job")
+
+
+def beat_last_sent() -> float | None:
+    """When beat last sent a task (epoch seconds), wherever this set-up keeps it."""
+    from django.conf import settings
+
+    if settings.EMBEDDED_RUNNER:
+        import topiary_site.embedded as embedded
+
+        return embedded.beat_last_sent()
+    import topiary_site.beat as beat
+
+    return beat.last_sent()
+
+
+@dataclasses.dataclass
 class BeatLastRun(HealthCheck):
     """Beat sent a task within ``max_age`` (it sends the games sweep every few seconds)."""
 
@@ -65,24 +93,16 @@ class BeatLastRun(HealthCheck):
     )
 
     def run(self):
-        from django.core.cache import cache
-
         try:
-            last = cache.get(BEAT_LAST_SENT_KEY)
+            last = beat_last_sent()
         except Exception as error:
-            raise ServiceUnavailable("cache unreachable") from error
+            # The cache in production, a file in the embedded default.
+            raise ServiceUnavailable(f"beat's note unreadable: {type(error).__name__}") from error
         if last is None:
             raise ServiceUnavailable("beat has not sent any task")
         age = time.time() - float(last)
         if age > self.max_age.total_seconds():
             raise ServiceUnavailable(f"beat last sent a task {age:.0f} seconds ago")
-
-
-def note_beat_sent(**_) -> None:
-    """Connected in the beat process only: beat just sent a task."""
-    from django.core.cache import cache
-
-    cache.set(BEAT_LAST_SENT_KEY, time.time(), timeout=None)
 
 
 def readiness_checks() -> list:
@@ -108,22 +128,22 @@ def full_checks() -> list:
     from django.conf import settings
 
     checks = readiness_checks()
-    if not settings.EMBEDDED_RUNNER and settings.REDIS_URL:
+    if settings.EMBEDDED_RUNNER:
+        checks.append(EmbeddedTasks)
+    elif settings.REDIS_URL:
         from celery import current_app as app
 
-        checks += [
-            ("health_check.contrib.celery.Ping", {"app": app}),
-            (
-                BeatLastRun,
-                {"max_age": datetime.timedelta(seconds=settings.BEAT_MAX_SILENCE)},
-            ),
-        ]
-    return checks
+        checks.append(("health_check.contrib.celery.Ping", {"app": app}))
+    else:
+        # Only the test process itself (tests/conftest.py turns its runner off): tasks
+        # run eagerly there and no beat runs.
+        return checks
+    return checks + beat_checks()
 
 
 def beat_checks() -> list:
-    """What beat's own container health check runs (``manage.py health_check health_beat
-    --no-http``): beat sends tasks, and Redis takes them."""
+    """Beat sends tasks: what ``/health/beat/`` and beat's own container health check
+    (``manage.py health_check health_beat --no-http``) run."""
     from django.conf import settings
 
     return [(BeatLastRun, {"max_age": datetime.timedelta(seconds=settings.BEAT_MAX_SILENCE)})]

@@ -109,7 +109,35 @@ DEBUG = env_bool("DEBUG", default=not env("SECRET_KEY"))
 SECRET_KEY = env("SECRET_KEY") or "django-insecure-embedded-default-key-for-development-only"
 if not DEBUG and not env("SECRET_KEY"):
     raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+#: Addresses meaning "every interface of this machine" to the web server (HOST).
+EVERY_INTERFACE = {"0.0.0.0", "::", "[::]"}
+
+
+def hosts_allowed(debug: bool) -> list[str]:
+    """``ALLOWED_HOSTS``, or where it is unset this machine's local names plus the
+    address the web server binds (``HOST``, which ``make run`` passes on).
+
+    Bound to every interface with DEBUG on (``HOST=0.0.0.0 make run``), any host name
+    is allowed: the names others reach the machine by (a LAN address, an mDNS name, a
+    forwarded port) cannot be known from inside. What the check guards against, links
+    built from a forged Host header (e-mailed reset and confirmation links), matters
+    where strangers reach the site, and a DEBUG server, which shows its tracebacks to
+    anyone, must not face strangers anyway; the embedded default writes its e-mails to
+    files. With DEBUG off only the local names are allowed until ALLOWED_HOSTS names
+    the site.
+    """
+    if env("ALLOWED_HOSTS"):
+        return env_list("ALLOWED_HOSTS")
+    local = ["127.0.0.1", "localhost", "testserver"]
+    bound = env("HOST").strip()
+    if bound in EVERY_INTERFACE:
+        return ["*"] if debug else local
+    if bound and bound not in local:
+        return [*local, f"[{bound}]" if ":" in bound else bound]
+    return local
+
+
+ALLOWED_HOSTS = hosts_allowed(DEBUG)
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 LOCAL_APPS = [
@@ -135,6 +163,10 @@ INSTALLED_APPS = [
     "django_otp",
     "django_otp.plugins.otp_totp",
     "django_otp.plugins.otp_static",
+    # django-ninja serves Swagger UI's files from the site (/api/docs) only when it is an
+    # installed app; otherwise its page loads them from a CDN, which the policy refuses.
+    "ninja",
+    "csp",
     *LOCAL_APPS,
     *OPERATIONS_APPS,  # see "Operations" below
 ]
@@ -143,6 +175,9 @@ MIDDLEWARE = [
     "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Below WhiteNoise: a stylesheet or script needs no policy of its own, and static
+    # files skip the ~45 us django-csp takes to build the header.
+    "topiary_site.csp.ContentSecurityPolicy",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -154,6 +189,22 @@ MIDDLEWARE = [
     "topiary_site.logs.RequestIdMiddleware",
     "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
+
+# Content-Security-Policy (django-csp; topiary_site/csp.py adds the page's own websocket
+# origin and the API docs' data: images): every script, style, image and connection
+# comes from the site itself. No inline script or style in markup, no eval; a script
+# may still set element.style, which the policy allows.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "img-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 ROOT_URLCONF = "topiary_site.urls"
 ASGI_APPLICATION = "topiary_site.asgi.application"

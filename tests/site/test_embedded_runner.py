@@ -1,14 +1,18 @@
 """The embedded default's runner: tasks off the caller's thread, beat once per database,
 and never where production's worker and beat do the work."""
 
+import json
 import os
+import re
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
-from tests.site.conftest import probe
+from tests.site.conftest import clean_env, manage, probe
 from tests.support import servers
+from tests.support.http import Session
 from topiary_site import beat, embedded
 from topiary_site.celery import app as celery_app
 
@@ -149,3 +153,81 @@ def test_bots_think_in_a_process_of_their_own_from_their_view_alone():
         thinking.offload = None
         runner.stop()
     assert moved == choose_move(state.view(seat), "greedy", rng=Rng("11:0"), budget=1.0)
+
+
+def health(url: str, path: str) -> tuple[int, dict]:
+    response = Session(url, headers={"Accept": "application/json"}).get(path)
+    return response.status, json.loads(response.body or b"{}")
+
+
+def test_health_watches_the_embedded_task_threads_and_schedule(tmp_path):
+    """Under ``make run`` beat's schedule runs in the web process: /health/beat/ and
+    /health/ see it send tasks, from any web process on the database, and see it stop."""
+    sqlite = tmp_path / "site.sqlite3"
+    env = {
+        "SQLITE_PATH": str(sqlite),
+        "DATABASE_URL": "",
+        "REDIS_URL": "",
+        "SECRET_KEY": "",
+        "DEBUG": "",
+        "PYTHONUNBUFFERED": "1",
+        "BEAT_MAX_SILENCE": "30",
+    }
+    migrated = manage("migrate", "--noinput", env=clean_env(**env))
+    assert migrated.returncode == 0, migrated.stderr
+    first, url = servers.start_like_make_run(env, tmp_path)
+    second = None
+    try:
+        first.wait_for_log("embedded: beat runs")
+        status, checks = health(url, "/health/beat/")
+        assert (status, checks) == (200, {"BeatLastRun()": "OK"})
+        status, checks = health(url, "/health/")
+        assert status == 200, checks
+        assert checks["EmbeddedTasks()"] == checks["BeatLastRun()"] == "OK"
+
+        # A schedule silent for longer than BEAT_MAX_SILENCE turns both red...
+        heartbeat = Path(f"{sqlite}.beat.sent")
+        long_ago = time.time() - 600
+        os.utime(heartbeat, (long_ago, long_ago))
+        status, checks = health(url, "/health/beat/")
+        assert status == 500
+        assert re.fullmatch(
+            r"Unavailable: beat last sent a task \d+ seconds ago", checks["BeatLastRun()"]
+        )
+        assert health(url, "/health/")[0] == 500
+        # ...until it sends its next task (the games sweep, every 5 s).
+        deadline = time.monotonic() + 30
+        while health(url, "/health/beat/")[0] != 200:
+            assert time.monotonic() < deadline, "beat never sent a task again"
+            time.sleep(0.5)
+
+        # A second web process on the database, which does not run the schedule, sees it too.
+        second, other_url = servers.start_like_make_run(env, tmp_path)
+        second.wait_for_log("another process runs the schedule")
+        status, checks = health(other_url, "/health/")
+        assert status == 200, checks
+    finally:
+        for process in (second, first):
+            if process is not None:
+                process.stop()
+
+
+def test_bound_to_every_interface_make_run_answers_other_machines(tmp_path):
+    """``HOST=0.0.0.0 make run``: a browser on another machine, asking by a name of this
+    one, gets the page, not a 400."""
+    env = {
+        "SQLITE_PATH": str(tmp_path / "site.sqlite3"),
+        "DATABASE_URL": "",
+        "REDIS_URL": "",
+        "SECRET_KEY": "",
+        "DEBUG": "",
+        "ALLOWED_HOSTS": "",
+    }
+    web, url = servers.start_like_make_run(env, tmp_path, host="0.0.0.0")
+    try:
+        port = url.rsplit(":", 1)[1]
+        elsewhere = Session(url, headers={"Host": f"gardeners-laptop.local:{port}"})
+        page = elsewhere.get("/rules/topiary/")
+        assert page.status == 200, page.text[:300]
+    finally:
+        web.stop()

@@ -13,10 +13,14 @@ print(json.dumps({
 }))
 """
 
+# As a worker starts its pool: Celery's Django fix-up sets Django up in the worker before
+# it forks the pool processes, and each process then sends worker_process_init.
 WORKER_STARTS = """
 import gc, json
 from celery.signals import worker_process_init
+import django
 import topiary_site.celery
+django.setup()
 before = gc.get_freeze_count()
 worker_process_init.send(sender=None)
 print(json.dumps({

@@ -122,10 +122,13 @@ def test_readiness_and_health_follow_redis_and_the_worker(server_env, server_log
         assert status == 500
         assert "Celery workers unavailable" in next(v for k, v in full.items() if "Ping" in k)
         assert full["BeatLastRun()"] == "Unavailable: beat has not sent any task"
+        not_sent = {"BeatLastRun()": "Unavailable: beat has not sent any task"}
+        assert health(url, "/health/beat/") == (500, not_sent)
 
         worker = servers.start_worker(env, server_logs)
         beat = servers.start_beat(env, server_logs)
         wait_until(lambda: health(url, "/health/")[0] == 200, "healthy with worker and beat")
+        assert health(url, "/health/beat/") == (200, {"BeatLastRun()": "OK"})
         beat_check = subprocess.run(
             [str(servers.VENV_BIN / "python"), *SERVICES_BEAT_CHECK],
             cwd=servers.ROOT,

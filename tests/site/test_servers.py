@@ -72,6 +72,14 @@ def test_production_serves_collected_static_files_under_asgi(
         assert "immutable" in stylesheet.headers["Cache-Control"]
         assert stylesheet.body == SITE_CSS
         assert session.get("/static/css/not-collected.css").status == 404
+
+        # The API's docs page: Swagger UI from the collected files, under the policy.
+        docs = session.get("/api/docs")
+        assert docs.status == 200
+        assert "default-src 'self'" in docs.headers["Content-Security-Policy"]
+        assets = re.findall(r'(?:src|href)="(/static/ninja/[^"]+)"', docs.text)
+        assert len(assets) >= 3, docs.text
+        assert all(session.get(asset).status == 200 for asset in assets), assets
     finally:
         web.stop()
 

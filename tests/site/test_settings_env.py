@@ -135,3 +135,27 @@ def test_a_python_warning_is_logged_in_the_sites_format():
     (line,) = [line for line in result.stderr.splitlines() if "a library notes this" in line]
     record = json.loads(line)
     assert (record["level"], record["logger"]) == ("WARNING", "py.warnings")
+
+
+HOSTS = """
+import json, django
+django.setup()
+from django.conf import settings
+print(json.dumps(settings.ALLOWED_HOSTS))
+"""
+
+
+def test_make_run_allows_the_host_it_binds():
+    local = ["127.0.0.1", "localhost", "testserver"]
+    assert probe(HOSTS) == local
+    # HOST=0.0.0.0 make run: other machines reach it by names it cannot know.
+    assert probe(HOSTS, HOST="0.0.0.0") == ["*"]
+    assert probe(HOSTS, HOST="::") == ["*"]
+    assert probe(HOSTS, HOST="192.0.2.7") == [*local, "192.0.2.7"]
+    assert probe(HOSTS, HOST="fe80::1") == [*local, "[fe80::1]"]
+    # Named hosts win; production (DEBUG off, as in the Docker image's HOST=0.0.0.0)
+    # never opens up to any host.
+    assert probe(HOSTS, HOST="0.0.0.0", ALLOWED_HOSTS="topiary.example.org") == [
+        "topiary.example.org"
+    ]
+    assert probe(HOSTS, HOST="0.0.0.0", SECRET_KEY="a-production-key-" * 4) == local

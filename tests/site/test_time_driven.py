@@ -278,3 +278,25 @@ def test_bots_fill_a_quick_pairing_table_after_the_chosen_wait(site):
     seats = game_state(players[0], paired[0])["seats"]
     assert sorted(seat["username"] for seat in seats if not seat["bot"]) == ["alice", "bob"]
     assert sum(seat["bot"] for seat in seats) == 2
+
+
+def test_health_says_the_whole_site_works(site, running_site):
+    """/health/ and /health/beat/ answer 200 in both set-ups, each with its own checks of
+    what runs tasks and beat."""
+    json_please = {"Accept": "application/json"}
+
+    def beat_well():
+        answer = Session(site, headers=json_please).get("/health/beat/")
+        return answer if answer.status == 200 else None
+
+    # The embedded schedule starts on a thread of its own as the server starts listening.
+    beat = eventually(beat_well, "beat's first note", patience=30)
+    assert json.loads(beat.body) == {"BeatLastRun()": "OK"}
+    whole = Session(site, headers=json_please).get("/health/")
+    assert whole.status == 200, whole.text
+    checks = json.loads(whole.body)
+    assert checks["BeatLastRun()"] == checks["MigrationsApplied()"] == "OK"
+    if running_site["way"] == "embedded":
+        assert checks["EmbeddedTasks()"] == "OK"
+    else:
+        assert next(v for k, v in checks.items() if "Ping" in k) == "OK"

@@ -7,6 +7,7 @@ test that uses them exercises what production runs.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import signal
@@ -14,9 +15,12 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
 from urllib.parse import urlparse, urlunparse
+
+log = logging.getLogger(__name__)
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
@@ -47,6 +51,44 @@ def test_database_url(settings_dict: dict) -> str:
     """A DATABASE_URL pointing at the database the test run is using."""
     base = urlparse(os.environ["DATABASE_URL"])
     return urlunparse(base._replace(path="/" + settings_dict["NAME"]))
+
+
+#: Tries of a transactional test's flush that PostgreSQL ended as a deadlock's victim.
+FLUSH_ATTEMPTS = 5
+
+
+def lost_a_lock_conflict(error: BaseException | None) -> bool:
+    """Was this (or what caused it) PostgreSQL ending a statement as a deadlock's victim
+    or on a lock timeout?"""
+    from psycopg import errors
+
+    while error is not None:
+        if isinstance(error, errors.DeadlockDetected | errors.LockNotAvailable):
+            return True
+        error = error.__cause__ or error.__context__
+    return False
+
+
+def flush_through_deadlocks(flush: Callable[[], None]) -> None:
+    """Empty the test database with ``flush``, again if it lost a deadlock to a server.
+
+    A server (web, worker, beat) may still be in a transaction when a test ends: a move
+    the test did not wait for, a sweep, a socket's last query. The flush is one
+    ``TRUNCATE`` of every table, taking each table's lock in turn; a server that holds a
+    lock on a table the flush has not reached yet and then reads one it already holds
+    waits for the flush as the flush waits for it. PostgreSQL ends one of the two. When
+    that is the flush, the server's transaction goes on to its end, and the flush then
+    runs alone.
+    """
+    for attempt in range(1, FLUSH_ATTEMPTS + 1):
+        try:
+            flush()
+            return
+        except Exception as error:
+            if attempt == FLUSH_ATTEMPTS or not lost_a_lock_conflict(error):
+                raise
+            log.warning("the test database's flush lost a deadlock (try %d); again", attempt)
+            time.sleep(0.2 * attempt)
 
 
 class Process:
@@ -117,13 +159,14 @@ def start_web(env: dict[str, str], log_dir: Path) -> tuple[Process, str]:
     return proc, f"http://127.0.0.1:{port}"
 
 
-def start_like_make_run(env: dict[str, str], log_dir: Path) -> tuple[Process, str]:
+def start_like_make_run(
+    env: dict[str, str], log_dir: Path, host: str = "127.0.0.1"
+) -> tuple[Process, str]:
     """Serve the site as ``make run`` does after migrating and seeding: ``honcho start web``
-    (the Procfile's ``web`` alone) on a free port; returns it and its base URL."""
+    (the Procfile's ``web`` alone) bound to ``host`` on a free port; returns it and its
+    base URL (always by 127.0.0.1)."""
     port = free_port()
-    proc = Process(
-        "web", {**env, "HOST": "127.0.0.1", "PORT": str(port)}, log_dir, "honcho start web"
-    )
+    proc = Process("web", {**env, "HOST": host, "PORT": str(port)}, log_dir, "honcho start web")
     proc.wait_for_port(port)
     return proc, f"http://127.0.0.1:{port}"
 
