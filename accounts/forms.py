@@ -215,4 +215,6 @@ class PreferencesForm(PlainLabels, forms.ModelForm):
             "confirm_moves": gettext_lazy("Confirm each move before it is sent"),
             "theme": gettext_lazy("Theme"),
             "language": gettext_lazy("Language"),
+            "coordinates": gettext_lazy("Board coordinates (a-e and 1-5 along the edges)"),
+            "animation": gettext_lazy("Board animations"),
         }

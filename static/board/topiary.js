@@ -5,7 +5,9 @@
 // Its words come from Django's JavaScript catalogue (base.html), in the page's language.
 /* global gettext, ngettext, pgettext, interpolate */
 
-import { SEAT_COLOURS, activate, el, seatNumber, titled } from "./common.js";
+import {
+  FINGER, SEAT_COLOURS, activate, coordinates, directTargets, el, pixelsPerUnit, seatNumber, titled,
+} from "./common.js";
 
 export { SEAT_COLOURS, activate, el, titled };
 
@@ -49,17 +51,24 @@ export const TAKE_WORDS = {
   withJustTaken: (label) => interpolate(gettext("%(tile)s (just taken)"), { tile: label }, true),
   takeAt: (cell) => interpolate(gettext("Take the face-down tile at %(cell)s"), { cell }, true),
   placeAt: (pos) => interpolate(gettext("Place a visitor at %(position)s"), { position: pos }, true),
+  // What a choice scores now, said before it is confirmed (the points the engine counted).
+  wouldSee: (pos, points) => interpolate(ngettext("A visitor at %(position)s would see %(count)s now.",
+    "A visitor at %(position)s would see %(count)s now.", points), { position: pos, count: points }, true),
 };
 
 // Geometry: 5x5 tiles with gaps, and a margin for the visitors on every edge and corner.
-// A visitor stands behind its entry tile, looking along its line: those on an edge stand
-// further out than those on a diagonal, so that no two pawns' boxes ever overlap.
-export const TILE = 60;
-const GAP = 8;
-const MARGIN = 72;
+// A visitor stands behind its entry tile, looking along its line: those on a diagonal close
+// to the tile's corner, those on an edge further out, so that no two pawns ever overlap.
+// The margin is kept narrow so a tile measures 44 CSS px on a 300 px garden (a phone).
+export const TILE = 64;
+const GAP = 6;
+const MARGIN = 42;
 const STEP = TILE + GAP;
-const STRAIGHT_REACH = 86;
-const DIAGONAL_REACH = 51;
+const STRAIGHT_REACH = 59;
+const DIAGONAL_REACH = 47.5;
+// The square a free position owns when positions are offered one by one (a mouse on a
+// large garden): the nearest two positions' squares just touch.
+const OWN = 22;
 export const GARDEN_SIZE = 2 * MARGIN + 5 * TILE + 4 * GAP;
 const FILES = "abcde";
 const DIRECTIONS = {
@@ -150,8 +159,9 @@ export function pawn(pos, seat, points, label) {
   const [cx, cy, dx, dy] = pawnSpot(pos);
   const colour = SEAT_COLOURS[seat];
   const group = el("g", { class: "visitor", "data-position": pos, "data-seat": seat });
+  const reach = arrowReach(pos);
   group.append(
-    el("line", { class: "arrow", x1: cx + dx * 13, y1: cy + dy * 13, x2: cx + dx * 24, y2: cy + dy * 24,
+    el("line", { class: "arrow", x1: cx + dx * 13, y1: cy + dy * 13, x2: cx + dx * reach, y2: cy + dy * reach,
       stroke: colour, "marker-end": "url(#tip)" }),
     el("circle", { class: "pawn", cx, cy, r: 11, fill: colour }),
     el("circle", { class: "pawn-outline", cx, cy, r: 12.5 }),
@@ -160,13 +170,110 @@ export function pawn(pos, seat, points, label) {
   return titled(group, label);
 }
 
-// A free position, offered as a target when it is the viewer's turn.
-export function target(pos, chosen = false) {
+// How far a visitor's arrow reaches from its pawn: its tip stops short of the entry tile.
+function arrowReach(pos) {
+  return pos.split(":")[1].length === 2 ? 17 : 20;
+}
+
+// A free position, drawn where its visitor would stand. ``own`` (board units) is the square
+// a pointer may use for it alone; without it the mark is only shown.
+export function target(pos, chosen = false, own = 0) {
   const [cx, cy, dx, dy] = pawnSpot(pos);
-  return el("g", { class: `target${chosen ? " chosen" : ""}`, "data-position": pos },
-    el("line", { class: "arrow", x1: cx + dx * 8, y1: cy + dy * 8, x2: cx + dx * 16, y2: cy + dy * 16 }),
-    el("circle", { class: "hit", cx, cy, r: 16 }),
-    el("circle", { class: "focus-ring", cx, cy, r: 8 }));
+  const group = el("g", { class: `target${chosen ? " chosen" : ""}`, "data-position": pos },
+    el("line", { class: "arrow", x1: cx + dx * 8, y1: cy + dy * 8, x2: cx + dx * 14, y2: cy + dy * 14 }),
+    el("circle", { class: "spot focus-ring", cx, cy, r: 8 }));
+  if (own) group.prepend(el("rect", { class: "hit", x: cx - own / 2, y: cy - own / 2, width: own, height: own }));
+  return group;
+}
+
+// Where a finger cannot tell free positions apart (a garden a phone's width), they are
+// picked in two steps, as Board Game Arena and lichess's "square, then destinations" do:
+// first the edge cell (the tile and the margin beside it, each a finger's width), then the
+// direction among that cell's free positions, drawn large over the garden.
+function edgeCell(pos) {
+  return pos.split(":")[0];
+}
+
+// The area a finger uses for an edge cell: its tile, half the gaps beside it and the margin
+// out to the garden's border (a corner cell also owns the corner). No two of them overlap.
+function edgeArea(cell) {
+  const [x, y] = cellOrigin(cell);
+  const file = FILES.indexOf(cell[0]);
+  const rank = Number(cell[1]);
+  const left = file === 0 ? 0 : x - GAP / 2;
+  const right = file === 4 ? GARDEN_SIZE : x + TILE + GAP / 2;
+  const top = rank === 5 ? 0 : y - GAP / 2;
+  const bottom = rank === 1 ? GARDEN_SIZE : y + TILE + GAP / 2;
+  return { x: left, y: top, width: right - left, height: bottom - top };
+}
+
+function edgeTarget(cell, positions) {
+  const area = edgeArea(cell);
+  const group = el("g", { class: "target target-edge", "data-edge": cell },
+    el("rect", { class: "hit", ...area }),
+    el("rect", { class: "edge-ring focus-ring", x: area.x + 2, y: area.y + 2, width: area.width - 4,
+      height: area.height - 4, rx: 8 }));
+  for (const pos of positions) group.append(target(pos));
+  const label = interpolate(ngettext("%(cell)s: %(count)s free position, choose to see it",
+    "%(cell)s: %(count)s free positions, choose to see their directions", positions.length),
+  { cell, count: positions.length }, true);
+  return { group, label };
+}
+
+// The second step: the edge cell's free positions as large buttons around the cell drawn in
+// the garden's middle, each where its visitor would stand and pointing along its look, with
+// the points it would score now; a Back button in the corner. Each owns a square of at least
+// ``side`` board units, and none overlaps another.
+function directionPicker(cell, positions, { sightLines, side, position, onChoose, onClose }) {
+  const centre = GARDEN_SIZE / 2;
+  const distance = side * 1.45;
+  const picker = el("g", { class: "direction-picker", "data-edge": cell, role: "group",
+    "aria-label": interpolate(gettext("Directions from %(cell)s"), { cell }, true) });
+  const backdrop = el("rect", { class: "picker-backdrop", x: 0, y: 0, width: GARDEN_SIZE, height: GARDEN_SIZE });
+  backdrop.addEventListener("click", onClose);
+  picker.append(backdrop);
+  const code = gardenAt(position, cell);
+  const tileSize = side;
+  const corner = centre - tileSize / 2;
+  picker.append(isFaceUp(code) ? tileFace(code, corner, corner, tileSize) : tileBack(corner, corner, tileSize));
+  picker.append(el("text", { class: "picker-cell", x: centre, y: corner + tileSize + 18, "text-anchor": "middle" },
+    cell));
+  for (const pos of positions) {
+    const [df, dr] = DIRECTIONS[pos.split(":")[1]];
+    const x = centre - df * distance;
+    const y = centre + dr * distance;
+    const norm = Math.hypot(df, dr);
+    const [ux, uy] = [df / norm, -dr / norm];
+    const { points } = sightOf(sightLines, pos);
+    const button = el("g", { class: "target target-direction", "data-position": pos },
+      el("rect", { class: "hit focus-ring", x: x - side / 2, y: y - side / 2, width: side, height: side,
+        rx: side / 5 }),
+      el("line", { class: "arrow", x1: x + ux * side * 0.08, y1: y + uy * side * 0.08, x2: x + ux * side * 0.34,
+        y2: y + uy * side * 0.34, "marker-end": "url(#tip)" }),
+      el("circle", { class: "spot", cx: x - ux * side * 0.12, cy: y - uy * side * 0.12, r: side * 0.2 }),
+      el("text", { class: "points", x: x - ux * side * 0.12, y: y - uy * side * 0.12 + side * 0.08,
+        "text-anchor": "middle", "font-size": side * 0.24 }, String(points)));
+    const label = interpolate(ngettext("Place a visitor at %(position)s: sees %(count)s now",
+      "Place a visitor at %(position)s: sees %(count)s now", points), { position: pos, count: points }, true);
+    activate(button, label, () => onChoose(pos));
+    picker.append(button);
+  }
+  const back = el("g", { class: "target picker-back", "data-action": "back" },
+    el("rect", { class: "hit focus-ring", x: GARDEN_SIZE - side - 4, y: 4, width: side, height: side, rx: side / 5 }),
+    el("path", { class: "back-mark", d: crossPath(GARDEN_SIZE - side / 2 - 4, 4 + side / 2, side * 0.18) }));
+  activate(back, gettext("Back to the edges"), onClose);
+  picker.append(back);
+  picker.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    // The picker is this step's own: Esc closes it before the page steps back.
+    event.stopPropagation();
+    onClose();
+  });
+  return picker;
+}
+
+function crossPath(x, y, r) {
+  return `M${x - r} ${y - r}L${x + r} ${y + r}M${x + r} ${y - r}L${x - r} ${y + r}`;
 }
 
 function defs() {
@@ -175,7 +282,7 @@ function defs() {
       el("rect", { width: 10, height: 10, fill: "#3d7a45" }),
       el("circle", { cx: 3, cy: 3, r: 1.6, fill: "#4f9458" }),
       el("circle", { cx: 8, cy: 8, r: 1.2, fill: "#336b3b" })),
-    el("marker", { id: "tip", viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 4, markerHeight: 4,
+    el("marker", { id: "tip", viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 3, markerHeight: 3,
       orient: "auto-start-reverse" }, el("path", { d: "M0 0L10 5L0 10Z", fill: "context-stroke" })));
 }
 
@@ -188,11 +295,16 @@ function defs() {
 //   preview     {cell, code}: the tile about to be planted, drawn faintly where it goes
 //   targets     free positions to offer; chosen: the one chosen
 //   seatName    seat -> name, for the pawns' titles
+//   onChoose(pos) the page's action when a free position is chosen: with it the targets are
+//               offered, one by one where a pointer can tell them apart, else in two steps
+//               (the edge cell, then the direction); without it they are only drawn
 //   onCell(group, cell, code), onVisitor(group, pos), onTarget(group, pos): the page's
 //   own marks and actions on each drawn piece.
 export function drawGarden(svg, position, options = {}) {
   const { sightLines = [], focus = null, gap = null, preview = null, targets = [], chosen = null,
-    seatName = seatNumber, onCell, onVisitor, onTarget } = options;
+    seatName = seatNumber, onCell, onVisitor, onTarget, onChoose } = options;
+  drawn.set(svg, [position, options]);
+  watchSize(svg);
   svg.setAttribute("viewBox", `0 0 ${GARDEN_SIZE} ${GARDEN_SIZE}`);
   svg.classList.add("garden");
   const layer = el("g");
@@ -221,6 +333,7 @@ export function drawGarden(svg, position, options = {}) {
       layer.append(group);
     }
   }
+  layer.append(coordinates(FILES, 5, cellOrigin, TILE));
   for (const [pos, seat] of Object.entries(position.visitors)) {
     const { points } = sightOf(sightLines, pos);
     const label = interpolate(ngettext("%(player)s's visitor at %(position)s: sees %(count)s now",
@@ -231,11 +344,77 @@ export function drawGarden(svg, position, options = {}) {
     onVisitor?.(group, pos);
     layer.append(group);
   }
-  for (const pos of targets) {
-    const group = target(pos, pos === chosen);
-    onTarget?.(group, pos);
-    layer.append(group);
+  const direct = !onChoose || directTargets(svg, GARDEN_SIZE, OWN);
+  svg.dataset.picking = direct ? "direct" : "edge";
+  if (direct) {
+    for (const pos of targets) {
+      const group = target(pos, pos === chosen, onChoose ? OWN : 0);
+      if (onChoose) activate(group, TAKE_WORDS.placeAt(pos), () => onChoose(pos));
+      onTarget?.(group, pos);
+      layer.append(group);
+    }
+    return;
   }
+  // A position chosen: it alone is shown, the way back to the others is Cancel (or Esc).
+  if (chosen) {
+    opened.delete(svg);
+    layer.append(target(chosen, true));
+    return;
+  }
+  const byEdge = new Map();
+  for (const pos of targets) byEdge.set(edgeCell(pos), [...(byEdge.get(edgeCell(pos)) ?? []), pos]);
+  const open = opened.get(svg);
+  if (!byEdge.has(open)) {
+    opened.delete(svg);
+    for (const [cell, positions] of byEdge) {
+      const { group, label } = edgeTarget(cell, positions);
+      activate(group, label, () => {
+        opened.set(svg, cell);
+        redraw(svg);
+        svg.querySelector(".direction-picker .target")?.focus();
+      });
+      layer.append(group);
+    }
+    return;
+  }
+  // The directions cover the garden: while they are shown they are the only targets.
+  const close = () => {
+    opened.delete(svg);
+    redraw(svg);
+    svg.querySelector(`.target-edge[data-edge="${open}"]`)?.focus();
+  };
+  const side = Math.min(108, Math.max(66, Math.ceil((FINGER + 4) / pixelsPerUnit(svg, GARDEN_SIZE))));
+  layer.append(directionPicker(open, byEdge.get(open), {
+    sightLines, side, position,
+    onChoose(pos) {
+      opened.delete(svg);
+      onChoose(pos);
+    },
+    onClose: close,
+  }));
+}
+
+// What each garden on the page was last drawn with, and the edge whose directions are shown:
+// the board redraws itself when a step of its own picking changes, or its size does.
+const drawn = new WeakMap();
+const opened = new WeakMap();
+const watched = new WeakSet();
+
+function redraw(svg) {
+  const [position, options] = drawn.get(svg);
+  drawGarden(svg, position, options);
+}
+
+function watchSize(svg) {
+  if (watched.has(svg) || typeof ResizeObserver === "undefined") return;
+  watched.add(svg);
+  // A phone turned on its side, a window made wider: the way of picking may change.
+  new ResizeObserver(() => {
+    const [, options] = drawn.get(svg);
+    if (!options.onChoose || !options.targets?.length) return;
+    const direct = directTargets(svg, GARDEN_SIZE, OWN);
+    if (direct !== (svg.dataset.picking === "direct")) redraw(svg);
+  }).observe(svg);
 }
 
 // Highlights the line of the visitor (or free position) at ``pos`` and rings the tiles it sees.

@@ -3,7 +3,7 @@
 // Wizard's Staff (docs/ARCHITECTURE.md, "Front end"; /shared/UI.md).
 /* global gettext, ngettext, interpolate */
 
-import { el, seatNumber, titled } from "./common.js";
+import { coordinates, el, seatNumber, titled } from "./common.js";
 
 export const BED = 80;
 const GAP = 6;
@@ -54,6 +54,7 @@ export function drawBoard(svg, position, options = {}) {
       layer.append(group);
     }
   }
+  layer.append(coordinates(FILES, 4, bedOrigin, BED));
   const staff = position.staff === null
     ? gettext("Wizard's Staff: beside the board")
     : interpolate(gettext("Wizard's Staff: with %(player)s"), { player: seatName(position.staff) }, true);

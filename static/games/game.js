@@ -131,8 +131,8 @@ function drawTopiary() {
       group.addEventListener("mouseleave", () => highlight(pick.pos ?? take?.position));
       group.addEventListener("blur", () => highlight(pick.pos ?? take?.position));
     },
+    onChoose: (pos) => choose({ pos }),
     onTarget(group, pos) {
-      activate(group, WORDS.placeAt(pos), () => choose({ pos }));
       group.addEventListener("mouseenter", () => highlight(pos));
       group.addEventListener("mouseleave", () => highlight(pick.pos));
     },
@@ -164,6 +164,8 @@ function topiaryChooser() {
   }
   const moves = firstSteps();
   if (!pick.pos) return { prompt: gettext("Choose where your visitor stands"), options };
+  // Said before Confirm, as the lessons do: what the chosen position scores now.
+  const sees = WORDS.wouldSee(pick.pos, topiary.sightOf(sightLines(), pick.pos).points);
   const placeOnly = moves.some((m) => m.pos === pick.pos && !m.cell);
   const canTake = moves.some((m) => m.pos === pick.pos && m.cell);
   if (!pick.cell && placeOnly) options.push([WORDS.placeOnly, { move: pick.pos }]);
@@ -171,14 +173,15 @@ function topiaryChooser() {
     const prompt = interpolate(
       gettext("Take the face-down tile at %(cell)s? You will see it, then choose the tile to plant."),
       { cell: pick.cell }, true);
-    return { prompt, options };
+    return { prompt: `${sees} ${prompt}`, options };
   }
   if (pick.move) {
     const prompt = interpolate(gettext("Place your visitor at %(position)s and take nothing?"),
       { position: pick.pos }, true);
-    return { prompt, options };
+    return { prompt: `${sees} ${prompt}`, options };
   }
-  return { prompt: canTake ? (placeOnly ? WORDS.takeOrPlace : WORDS.mustTake) : WORDS.nothingToTake, options };
+  const what = canTake ? (placeOnly ? WORDS.takeOrPlace : WORDS.mustTake) : WORDS.nothingToTake;
+  return { prompt: `${sees} ${what}`, options };
 }
 
 function draftPool() {

@@ -9,7 +9,6 @@
 import * as topiary from "../board/topiary.js";
 import { activate } from "../board/common.js";
 import { drawBoard as drawWizards } from "../board/wizards_garden.js";
-import { labelCells } from "./coordinates.js";
 
 const data = JSON.parse(document.getElementById("lesson-data").textContent);
 const csrf = document.querySelector("input[name=csrfmiddlewaretoken]").value;
@@ -135,9 +134,7 @@ const TOPIARY = {
       onVisitor(group) {
         if (Number(group.dataset.seat) === step().seat) group.classList.add("mine");
       },
-      onTarget(group, place) {
-        if (open()) activate(group, say(gettext("Place a visitor at %(place)s"), { place }), () => choosePlace(place));
-      },
+      onChoose: open() ? choosePlace : null,
     });
   },
   choices() {
@@ -347,7 +344,6 @@ function render() {
   $("lesson-task").textContent = current.task;
   $("lesson-facts").textContent = GAME.facts();
   GAME.draw();
-  labelCells(svg, data.game);
   const choices = GAME.choices();
   if (open() && !pick && !shown.position.pending) choices.unshift(prompt(GAME.idle));
   $("lesson-choice").replaceChildren(...choices);

@@ -7,7 +7,6 @@
 
 import * as topiary from "../board/topiary.js";
 import { drawBoard as drawWizards } from "../board/wizards_garden.js";
-import { labelCells } from "./coordinates.js";
 
 const { el } = topiary;
 const figures = JSON.parse(document.getElementById("rules-figures").textContent);
@@ -75,7 +74,6 @@ function panel(figure, shown, title, previous = null) {
   wrap.className = `figure-board-wrap figure-${figure.game}`;
   const svg = boardSvg(title);
   const note = BOARDS[figure.game](svg, shown, figure, previous);
-  labelCells(svg, figure.game);
   wrap.append(still(svg));
   for (const [text, className] of [[figure.after ? title : "", "figure-label"], [note, "figure-note"]]) {
     if (!text) continue;

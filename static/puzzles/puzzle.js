@@ -75,9 +75,7 @@ function drawGarden(position, legal, sightLines) {
     onVisitor(group) {
       if (Number(group.dataset.seat) === data.seat) group.classList.add("mine");
     },
-    onTarget(group, place) {
-      if (offered) topiary.activate(group, WORDS.placeAt(place), () => choosePlace(place));
-    },
+    onChoose: offered ? choosePlace : null,
   });
 }
 
