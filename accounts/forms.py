@@ -218,3 +218,11 @@ class PreferencesForm(PlainLabels, forms.ModelForm):
             "coordinates": gettext_lazy("Board coordinates (a-e and 1-5 along the edges)"),
             "animation": gettext_lazy("Board animations"),
         }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # A form from before the board preferences existed does not post them: kept as they are.
+        self.fields["animation"].required = False
+
+    def clean_animation(self):
+        return self.cleaned_data.get("animation") or self.instance.animation

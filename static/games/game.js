@@ -479,7 +479,9 @@ function forfeitStatus(forfeit, botPlaysOn) {
 function seatDetail(seat) {
   const parts = [];
   const score = frame.score?.scores?.[seat.index];
-  if (frame.position && kind === "topiary") {
+  // Once the game is over a card shows the final count only, not the count as it stood.
+  const over = Boolean(seat.rank);
+  if (frame.position && kind === "topiary" && !over) {
     const left = frame.position.unplaced[seat.index];
     parts.push(interpolate(ngettext("%(count)s visitor left", "%(count)s visitors left", left), { count: left }, true));
     if (score) {
@@ -489,7 +491,7 @@ function seatDetail(seat) {
       parts.push(interpolate(points, { count: score.total }, true));
     }
   }
-  if (frame.position && kind === "wizards_garden") {
+  if (frame.position && kind === "wizards_garden" && !over) {
     const flowers = frame.position.harvested[seat.index];
     parts.push(interpolate(gettext("flowers: %(white)s white, %(black)s black"),
       { white: flowers.W, black: flowers.B }, true));
@@ -606,7 +608,9 @@ function render() {
   drawChooser();
   $("status").textContent = statusText();
   const me = mySeat();
-  $("resign").hidden = !(playing() && me && !me.forfeit);
+  const canResign = Boolean(playing() && me && !me.forfeit);
+  if (!canResign) resignAsk.hidden = true;
+  $("resign").hidden = !canResign || !resignAsk.hidden;
   $("abort").hidden = !(playing() && frame.can_abort);
   const takeback = playing() ? frame.takeback : null;
   $("takeback").hidden = !takeback?.can_offer;
@@ -645,6 +649,20 @@ function showRefusal(message) {
   box.hidden = !message;
 }
 
+// What a screen reader hears of the others' moves (the chooser says one's own choices).
+const heard = document.createElement("p");
+heard.className = "visually-hidden";
+heard.setAttribute("aria-live", "polite");
+heard.dataset.announce = "moves";
+root.append(heard);
+
+function announceMove(previous, next) {
+  const move = next.moves?.at(-1);
+  if (!move || next.moves.length <= (previous.moves?.length ?? 0) || move.seat === next.you) return;
+  heard.textContent = interpolate(gettext("%(player)s played %(move)s"),
+    { player: seatName(move.seat), move: move.move }, true);
+}
+
 function accept(next) {
   const previous = frame;
   const wasOpen = frame.status === "open";
@@ -666,6 +684,7 @@ function accept(next) {
   }
   previousBoard = previous.position?.board && next.type === "move" ? previous.position.board : null;
   render();
+  announceMove(previous, next);
   if (turnChanged && pendingTake() && myTurn()) {
     // The Confirm button that sent the take is gone: keyboard users go on from the tile taken.
     const lost = !document.activeElement || document.activeElement === document.body;
@@ -741,8 +760,41 @@ $("cancel").addEventListener("click", stepBack);
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && (pick.pos || pick.cell || pick.move || pick.plant || pick.keep?.length)) stepBack();
 });
-$("resign").addEventListener("click", () => {
-  if (confirm(gettext("Resign this game?"))) send({ type: "resign" });
+// Resigning is asked once more on the page, as the other choices are confirmed.
+const resignAsk = document.createElement("span");
+resignAsk.className = "cluster resign-ask";
+resignAsk.hidden = true;
+resignAsk.setAttribute("role", "group");
+resignAsk.setAttribute("aria-label", gettext("Resign this game?"));
+const resignQuestion = document.createElement("span");
+resignQuestion.textContent = gettext("Resign this game?");
+const resignYes = document.createElement("button");
+resignYes.type = "button";
+resignYes.className = "button button-danger";
+resignYes.dataset.action = "resign-confirm";
+resignYes.textContent = gettext("Yes, resign");
+const resignNo = document.createElement("button");
+resignNo.type = "button";
+resignNo.className = "button";
+resignNo.dataset.action = "resign-cancel";
+resignNo.textContent = gettext("Keep playing");
+resignAsk.append(resignQuestion, resignYes, resignNo);
+$("resign").after(resignAsk);
+function askResign(asked) {
+  resignAsk.hidden = !asked;
+  render();
+  (asked ? resignNo : $("resign")).focus();
+}
+$("resign").addEventListener("click", () => askResign(true));
+resignNo.addEventListener("click", () => askResign(false));
+resignYes.addEventListener("click", () => {
+  resignAsk.hidden = true;
+  send({ type: "resign" });
+});
+resignAsk.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape") return;
+  event.stopPropagation();
+  askResign(false);
 });
 $("abort").addEventListener("click", () => send({ type: "abort" }));
 $("claim").addEventListener("click", () => send({ type: "claim" }));

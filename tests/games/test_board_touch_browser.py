@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from playwright.sync_api import Error as PlaywrightError
 
-from games import selectors
+from games import selectors, services
+from games.models import Game
 from tests.games.conftest import live_game
-from tests.games.pages import shown_ply, wait_for_status
+from tests.games.pages import PATIENCE, shown_ply, status, wait_for_status, wait_past_ply
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -48,8 +50,16 @@ def phone(browser, base_url: str, user, size) -> tuple:
 
 def tap(page, locator) -> None:
     """A finger on the centre of what ``locator`` draws."""
-    locator.scroll_into_view_if_needed()
-    box = locator.bounding_box()
+    for attempt in range(3):
+        try:
+            # The page redraws its board on every frame (a presence, the clock's tick):
+            # an element found just before a redraw is looked up again.
+            locator.scroll_into_view_if_needed()
+            box = locator.bounding_box()
+            break
+        except PlaywrightError:
+            if attempt == 2:
+                raise
     assert box is not None, locator
     page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
@@ -168,4 +178,61 @@ def test_every_free_position_and_face_down_tile_is_a_tap_of_its_own(
     # Nothing was sent: every choice was stepped back.
     assert shown_ply(page) == 0
     print(f"touch screenshots in {shots}")
+    context.close()
+
+
+def test_a_whole_topiary_game_against_a_bot_tapping_only(
+    browser, asgi_server, celery_worker, make_player, tmp_path
+):
+    human = make_player()
+    game = services.bot_game_create(
+        user=human,
+        kind="topiary",
+        level="random",
+        clock_initial=None,
+        clock_increment=None,
+        correspondence_days=3,
+    )
+    context, page = phone(browser, asgi_server, human, (390, 844))
+    page.goto(f"{asgi_server}/game/{game.pk}/")
+    board = page.locator("#board")
+    turns = 0
+    while True:
+        wait_for_status([page], lambda text: text == "Your turn" or "Game over" in text)
+        if "Game over" in status(page):
+            break
+        ply = shown_ply(page)
+        edges = board.locator(".target-edge")
+        edge = edges.nth(turns % edges.count()).get_attribute("data-edge")
+        tap(page, board.locator(f'.tile[data-cell="{edge}"] > :first-child'))
+        directions = board.locator(".direction-picker .target-direction")
+        direction = directions.nth(turns % directions.count())
+        position = direction.get_attribute("data-position")
+        tap(page, direction.locator(".hit"))
+        assert board.locator(".target.chosen").get_attribute("data-position") == position
+        takeable = board.locator(".tile.takeable")
+        if takeable.count():
+            tile = takeable.nth(turns % takeable.count())
+            cell = tile.get_attribute("data-cell")
+            tap(page, tile.locator(".tile-back"))
+            assert board.locator(".tile.chosen").get_attribute("data-cell") == cell
+            tap(page, page.locator("#confirm"))
+            page.locator("#hand-tiles .hand-tile.taken").wait_for(timeout=PATIENCE * 1000)
+            tap(page, page.locator("#hand-tiles .hand-tile.offered").nth(turns % 4))
+        else:
+            tap(page, page.get_by_role("button", name="Place only (take nothing)"))
+        tap(page, page.locator("#confirm"))
+        wait_past_ply(page, ply + (1 if takeable.count() else 0))
+        turns += 1
+    # The worker scores the game: then the cards and the status say the result.
+    wait_for_status([page], lambda text: "wins" in text or "share the win" in text)
+    page.screenshot(path=str(tmp_path / "game-over-390.png"), full_page=True)
+    print(f"game over screenshot: {tmp_path / 'game-over-390.png'}")
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.termination == "normal"
+    assert turns == 8 == sum(":" in entry["move"] for entry in game.moves if entry["seat"] == 0)
+    # The cards show the final count only, not the count as it stood during play.
+    cards = page.locator("#players .detail").all_text_contents()
+    assert all("Final score" in card and "points now" not in card for card in cards)
+    assert all("+ hand" not in card and "visitors left" not in card for card in cards)
     context.close()
