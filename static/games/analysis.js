@@ -8,6 +8,7 @@
 // in the page's language ("2.5" in English, "2,5" in German); moves stay in notation.
 /* global gettext, interpolate */
 
+import { boardOf } from "../board/boards.js";
 import { SEAT_COLOURS, el, seatSwatch } from "../board/common.js";
 
 const POLL_MS = 1000;
@@ -25,7 +26,7 @@ const signIn = document.getElementById("analysis-sign-in");
 const result = document.getElementById("analysis-result");
 const { frames, players, game } = JSON.parse(document.getElementById("replay-data").textContent);
 // The game's board object (static/board/<game>.js) marks the engine's move on its board.
-const gameBoard = await import(`../board/${game}.js`);
+const gameBoard = boardOf(game);
 
 // The frame each turn starts at: a take and its plant are two frames of one turn.
 const turnStart = [];

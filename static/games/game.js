@@ -4,6 +4,7 @@
 // Every word shown comes from Django's JavaScript catalogue (base.html); notation does not.
 /* global gettext, ngettext, pgettext, interpolate */
 
+import { boardOf } from "../board/boards.js";
 import { seatNumber, seatSwatch } from "../board/common.js";
 import { gameFrameSeen } from "../live/alerts.js";
 import { compareFrames as compare, liveSocket } from "../live/socket.js";
@@ -173,10 +174,10 @@ function drawMoves() {
 
 
 
-// The game's board object (static/board/<kind>.js): its drawing, its targets and how a move
+// The game's board object (static/board/<kind>.js, found by the kind): its drawing, its targets and how a move
 // is picked on them, its hand, its player cards' details and its end-of-game reveal. This
 // page gives it the live state and its own actions.
-const board = (await import(`../board/${kind}.js`)).gamePage({
+const board = boardOf(kind).gamePage({
   state,
   svg,
   $,

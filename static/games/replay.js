@@ -5,6 +5,7 @@
 // Its words come from Django's JavaScript catalogue (base.html); notation is not translated.
 /* global gettext, ngettext, pgettext, interpolate */
 
+import { boardOf } from "../board/boards.js";
 import { seatSwatch } from "../board/common.js";
 
 function html(name, attrs = {}, text) {
@@ -36,12 +37,12 @@ function scoreTable(frame, players, columns) {
   return table;
 }
 
-async function start() {
+function start() {
   const root = document.getElementById("replay");
   const data = JSON.parse(document.getElementById("replay-data").textContent);
   const { frames, players, game } = data;
   // The game's board object (static/board/<game>.js): its board, focus and score columns.
-  const gameBoard = await import(`../board/${game}.js`);
+  const gameBoard = boardOf(game);
   const last = frames.length - 1;
   const board = document.getElementById("replay-board");
   const plyLabel = document.getElementById("replay-ply");

@@ -6,6 +6,7 @@
 // Texts go through Django's JavaScript catalogue (gettext, ngettext, pgettext, interpolate:
 // globals base.html loads); the steps' own texts come from the server in the page's language.
 
+import { boardOf } from "../board/boards.js";
 
 const data = JSON.parse(document.getElementById("lesson-data").textContent);
 const csrf = document.querySelector("input[name=csrfmiddlewaretoken]").value;
@@ -101,7 +102,7 @@ const open = () => !busy && !verdict;
 
 // The game's board object (static/board/<game>.js) draws the board and offers its choices;
 // this page gives it the step being played.
-const gameBoard = await import(`../board/${data.game}.js`);
+const gameBoard = boardOf(data.game);
 const GAME = gameBoard.lesson({
   svg,
   shown: () => shown,

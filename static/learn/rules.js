@@ -5,12 +5,12 @@
 // (gettext, ngettext, interpolate: globals base.html loads); the captions come translated
 // with the page.
 
+import { boardOf } from "../board/boards.js";
 import { el } from "../board/common.js";
 
 const figures = JSON.parse(document.getElementById("rules-figures").textContent);
 // Each game's board object (static/board/<game>.js) draws its figures.
-const gameBoards = {};
-for (const figure of figures) gameBoards[figure.game] ??= await import(`../board/${figure.game}.js`);
+const gameBoards = Object.fromEntries(figures.map((figure) => [figure.game, boardOf(figure.game)]));
 // Fills a translated text's %(name)s placeholders.
 const say = (format, values) => interpolate(format, values, true);
 

@@ -5,11 +5,12 @@
 // Its words come from Django's JavaScript catalogue (base.html); the verdict from the server.
 /* global gettext, ngettext, pgettext, interpolate */
 
+import { boardOf } from "../board/boards.js";
 import { seatNumber } from "../board/common.js";
 
 const data = JSON.parse(document.getElementById("puzzle-data").textContent);
 // The puzzle's game's board object (static/board/<game>.js), as every board page finds it.
-const garden = await import(`../board/${data.position.game}.js`);
+const garden = boardOf(data.position.game);
 const csrf = document.querySelector("input[name=csrfmiddlewaretoken]").value;
 
 // The words for a take are the game page's (the board object's TAKE_WORDS). The puzzle

@@ -1,6 +1,7 @@
 """One board object per game (issue 41): each game's board lives in static/board/<game>.js and
-every page script finds it by the game's name, so no page script outside static/board/ names
-a game, and the next game needs a board module, not a branch in every page."""
+every page script finds it by the game's name (static/board/boards.js, ``boardOf(kind)``), so
+no page script outside static/board/ names a game, and the next game needs a board module,
+not a branch in every page."""
 
 from __future__ import annotations
 
@@ -42,11 +43,13 @@ def test_the_check_finds_a_page_script_that_names_a_game():
         'import * as topiary from "../board/topiary.js";',
     ):
         assert NAMING.search(line), line
-    assert not NAMING.search("const board = await import(`../board/${kind}.js`);")
+    assert not NAMING.search("const board = boardOf(kind).gamePage(page);")
 
 
 def test_every_game_has_a_board_object_with_what_the_pages_ask_of_it():
+    listed = (STATIC / "board" / "boards.js").read_text()
     for game in GAMES:
+        assert re.search(rf"\b{game.name}\b", listed), f"boards.js does not list {game.name}"
         module = STATIC / "board" / f"{game.name}.js"
         text = module.read_text()
         missing = [
