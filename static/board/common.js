@@ -1,5 +1,5 @@
 // What every board drawing needs: SVG elements, titles, and keyboard-operable targets.
-// Used by static/board/topiary.js and static/board/wizards_garden.js (docs/ARCHITECTURE.md, "Front end").
+// Used by every game's board object (static/board/boards.js lists them; docs/ARCHITECTURE.md, "Front end").
 /* global gettext, interpolate */
 
 export const SVG = "http://www.w3.org/2000/svg";

@@ -1,5 +1,8 @@
-// The Topiary garden, drawn the same on every page: the game page, the daily puzzle, the
-// replay, and any panel showing a tile (docs/ARCHITECTURE.md, "Front end"; /shared/UI.md).
+// Topiary's board object, as boardgame.io's one game object serves its client: the garden drawn
+// the same on every page, its targets and how a move is picked on them (one click, or on a
+// phone the edge cell then the direction), its coordinates, score columns and end-of-game
+// reveal, and what each page asks of it: gamePage, lesson, figure, replayBoard (found by the
+// game's name through boards.js; docs/ARCHITECTURE.md, "Front end"; /shared/UI.md).
 // It draws only what it is given: the position and the engine's sight lines (`sight_lines`
 // in game frames, puzzle payloads and replay frames); it never works out what a visitor sees.
 // Its words come from Django's JavaScript catalogue (base.html), in the page's language.

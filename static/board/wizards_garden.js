@@ -1,6 +1,8 @@
-// The Wizards' Garden board, drawn the same on every page (the game page, the replay):
-// 4x4 planting beds, white (Dovetail) and black (Ravenclaw) seeds, the basket and the
-// Wizard's Staff (docs/ARCHITECTURE.md, "Front end"; /shared/UI.md).
+// Wizards' Garden's board object (found by the game's name through boards.js): the board drawn
+// the same on every page, 4x4 planting beds, white (Dovetail) and black (Ravenclaw) seeds,
+// the basket and the Wizard's Staff, its coordinates, how a move is picked, its score columns,
+// and what each page asks of it: gamePage, lesson, figure, replayBoard (docs/ARCHITECTURE.md,
+// "Front end"; /shared/UI.md).
 /* global gettext, ngettext, pgettext, interpolate */
 
 import { activate, coordinates, el, seatNumber, titled } from "./common.js";

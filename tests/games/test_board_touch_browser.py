@@ -64,9 +64,9 @@ def tap(page, locator) -> None:
     page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
-def targets_fit_a_finger(page) -> list[dict]:
+def targets_fit_a_finger(page, board: str = "#board") -> list[dict]:
     """The board's targets, asserting each owns at least 44x44 CSS px and none overlaps another."""
-    targets = page.locator("#board").evaluate(TARGETS)
+    targets = page.locator(board).evaluate(TARGETS)
     assert targets
     for target in targets:
         width, height = target["right"] - target["left"], target["bottom"] - target["top"]
@@ -235,4 +235,46 @@ def test_a_whole_topiary_game_against_a_bot_tapping_only(
     cards = page.locator("#players .detail").all_text_contents()
     assert all("Final score" in card and "points now" not in card for card in cards)
     assert all("+ hand" not in card and "visitors left" not in card for card in cards)
+    context.close()
+
+
+@pytest.mark.parametrize("size", PHONES, ids=["360x740", "390x844"])
+def test_the_puzzle_the_lesson_and_the_wizards_garden_board_take_taps_too(
+    browser, asgi_server, make_player, size
+):
+    from puzzles import services as puzzle_services
+    from tests.puzzles.conftest import WEDNESDAY
+
+    ann, bob = make_player(), make_player()
+    game = live_game([ann, bob], kind="wizards_garden", first_player=0)
+    puzzle_services.daily_puzzle_get_or_create(date=WEDNESDAY)
+    context, page = phone(browser, asgi_server, ann, size)
+    for path, board in (
+        (f"/puzzles/{WEDNESDAY.isoformat()}/", "#puzzle-board svg"),
+        ("/learn/topiary/", "#lesson-board"),
+    ):
+        page.goto(asgi_server + path)
+        garden = page.locator(board)
+        garden.locator(".target-edge").first.wait_for()
+        assert garden.get_attribute("data-picking") == "edge"
+        edges = {t["what"] for t in targets_fit_a_finger(page, board)}
+        edge = sorted(edges)[0]
+        tap(page, garden.locator(f'.tile[data-cell="{edge}"] > :first-child'))
+        directions = {t["what"] for t in targets_fit_a_finger(page, board)} - {"back"}
+        position = sorted(directions)[-1]
+        tap(page, garden.locator(f'.target-direction[data-position="{position}"] .hit'))
+        chosen = garden.locator(".target.chosen")
+        chosen.wait_for()
+        assert chosen.get_attribute("data-position") == position, path
+
+    # Wizards' Garden: a bed is a finger's target of its own; a tap on it chooses it.
+    page.goto(f"{asgi_server}/game/{game.pk}/")
+    wait_for_status([page], lambda text: text == "Your turn")
+    beds = {t["what"] for t in targets_fit_a_finger(page)}
+    assert beds
+    for cell in sorted(beds):
+        tap(page, page.locator(f'#board .bed-cell[data-cell="{cell}"] .bed'))
+        assert f"Which side up on {cell}?" == page.locator("#prompt").text_content()
+        tap(page, page.locator("#cancel"))
+        page.locator("#board .bed.legal").first.wait_for()
     context.close()
