@@ -1017,9 +1017,11 @@ export function gamePage(page) {
     handOf,
     moveLines: () => moveLines(),
     waiting,
-    // Keyboard users go on from what they chose: the tile to take.
+    // Keyboard users go on from what they chose: from a position to the first tile it may
+    // take (or "place only"), from a tile to take to that tile.
     afterChoose(choice) {
       if (choice.cell) svg.querySelector(`[data-cell="${choice.cell}"]`)?.focus?.();
+      else if (choice.pos) (svg.querySelector(".tile.takeable") ?? page.$("options").querySelector("button"))?.focus?.();
     },
     // The Confirm button that sent the take is gone: keyboard users go on from the tile taken.
     afterTurn() {

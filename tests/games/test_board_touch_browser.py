@@ -50,16 +50,18 @@ def phone(browser, base_url: str, user, size) -> tuple:
 
 def tap(page, locator) -> None:
     """A finger on the centre of what ``locator`` draws."""
-    for attempt in range(3):
+    box = None
+    for _ in range(5):
+        # The page redraws its board on every frame (a presence, a move): an element found
+        # just before a redraw is gone, and is looked up again.
         try:
-            # The page redraws its board on every frame (a presence, the clock's tick):
-            # an element found just before a redraw is looked up again.
             locator.scroll_into_view_if_needed()
             box = locator.bounding_box()
-            break
         except PlaywrightError:
-            if attempt == 2:
-                raise
+            box = None
+        if box is not None:
+            break
+        page.wait_for_timeout(50)
     assert box is not None, locator
     page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
