@@ -217,7 +217,17 @@ class PreferencesForm(PlainLabels, forms.ModelForm):
             "confirm_moves": gettext_lazy("Confirm each move before it is sent"),
             "theme": gettext_lazy("Theme"),
             "language": gettext_lazy("Language"),
+            "coordinates": gettext_lazy("Board coordinates (a-e and 1-5 along the edges)"),
+            "animation": gettext_lazy("Board animations"),
         }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # A form from before the board preferences existed does not post them: kept as they are.
+        self.fields["animation"].required = False
+
+    def clean_animation(self):
+        return self.cleaned_data.get("animation") or self.instance.animation
 
 
 class PlayerAdminCreationForm(AdminUserCreationForm):

@@ -109,16 +109,37 @@ class Preferences(models.Model):
         ENGLISH = "en", "English"
         GERMAN = "de", "Deutsch"
 
+    class Animation(models.TextChoices):
+        """How long the boards' animations (a flip, a harvest, a tile turned over) take;
+        the device's "reduce motion" turns them off whatever is chosen here."""
+
+        NONE = "none", pgettext_lazy("animation speed", "None")
+        FAST = "fast", pgettext_lazy("animation speed", "Fast")
+        NORMAL = "normal", pgettext_lazy("animation speed", "Normal")
+        SLOW = "slow", pgettext_lazy("animation speed", "Slow")
+
     user = models.OneToOneField(User, on_delete=models.CASCADE, related_name="preferences")
     sound = models.BooleanField(default=True)
     confirm_moves = models.BooleanField(default=True)
     theme = models.CharField(max_length=8, choices=Theme.choices, default=Theme.AUTO)
     language = models.CharField(max_length=8, choices=Language.choices, default="", blank=True)
+    coordinates = models.BooleanField(default=True)
+    animation = models.CharField(max_length=8, choices=Animation.choices, default=Animation.NORMAL)
 
-    FIELDS = ("sound", "confirm_moves", "theme", "language")
+    FIELDS = ("sound", "confirm_moves", "theme", "language", "coordinates", "animation")
 
     def __str__(self) -> str:
         return f"Preferences of {self.user}"
+
+    @classmethod
+    def form_changes(cls, posted) -> dict:
+        """The changes a posted settings form asks for. An unticked checkbox is not posted: it
+        means off. A choice not posted (a form from before the choice existed) keeps its value."""
+        return {
+            name: posted.get(name, "")
+            for name in cls.FIELDS
+            if name in posted or isinstance(cls._meta.get_field(name), models.BooleanField)
+        }
 
     def as_dict(self) -> dict:
         return {name: getattr(self, name) for name in self.FIELDS}

@@ -224,7 +224,7 @@ def account_settings(request):
                 {"ok": False, "errors": {"__all__": [_("Send a JSON object.")]}}, status=400
             )
     else:
-        changes = {name: request.POST.get(name, "") for name in prefs.FIELDS}
+        changes = Preferences.form_changes(request.POST)
     try:
         prefs = services.preferences_save(user=request.user, changes=changes)
     except ValidationError as error:

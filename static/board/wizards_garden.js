@@ -1,9 +1,11 @@
-// The Wizards' Garden board, drawn the same on every page (the game page, the replay):
-// 4x4 planting beds, white (Dovetail) and black (Ravenclaw) seeds, the basket and the
-// Wizard's Staff (docs/subsystems/front-end.md, "Boards"; /shared/UI.md).
-/* global gettext, ngettext, interpolate */
+// Wizards' Garden's board object (found by the game's name through boards.js): the board drawn
+// the same on every page, 4x4 planting beds, white (Dovetail) and black (Ravenclaw) seeds,
+// the basket and the Wizard's Staff, its coordinates, how a move is picked, its score columns,
+// and what each page asks of it: gamePage, lesson, figure, replayBoard (docs/subsystems/front-end.md,
+// "Boards"; /shared/UI.md).
+/* global gettext, ngettext, pgettext, interpolate */
 
-import { el, seatNumber, titled } from "./common.js";
+import { activate, coordinates, el, seatNumber, titled } from "./common.js";
 
 export const BED = 80;
 const GAP = 6;
@@ -54,6 +56,7 @@ export function drawBoard(svg, position, options = {}) {
       layer.append(group);
     }
   }
+  layer.append(coordinates(FILES, 4, bedOrigin, BED));
   const staff = position.staff === null
     ? gettext("Wizard's Staff: beside the board")
     : interpolate(gettext("Wizard's Staff: with %(player)s"), { player: seatName(position.staff) }, true);
@@ -77,4 +80,151 @@ export function markMove(svg, move) {
   svg.append(titled(mark, interpolate(gettext("Engine's move: %(move)s (%(seed)s in %(cell)s)"),
     { move, seed: seedName(seed), cell }, true)));
   return mark;
+}
+
+// ------------------------------------------------------------------ the replay
+
+// The score columns of a count: white and black flowers, and the flowers in all.
+export const scoreColumns = [[pgettext("score column: white flowers", "W"), "W"],
+  [pgettext("score column: black flowers", "B"), "B"], [gettext("Flowers"), "total"]];
+
+// Nothing on this board is pointed at after a move: its flips and harvest show by themselves.
+export function replayFocus() {
+  return null;
+}
+
+// A replay frame's board, with the board before this ply's move so its flips and harvest show
+// as on the game page; the basket and the Wizard's Staff are drawn under it.
+export function replayBoard(frame, { players, previous }) {
+  const svg = el("svg", { class: "board", role: "img",
+    "aria-label": interpolate(gettext("Board after ply %(ply)s"), { ply: frame.ply }, true) });
+  drawBoard(svg, frame.position, { previous: previous?.position.board, seatName: (seat) => players[seat] });
+  return [svg];
+}
+
+// ------------------------------------------------------------------ the rules' pictures
+
+// A picture of the rules pages, with what flipped and what was harvested since ``previous``;
+// returns its note: the flowers, which the game is scored by.
+export function figure(svg, shown, figure, previous) {
+  drawBoard(svg, shown.position, {
+    previous: previous?.position.board ?? null,
+    // The board says "Wizard's Staff: with <name>".
+    seatName: (seat) => interpolate(pgettext("staff holder", "player %(number)s"), { number: seat + 1 }, true),
+  });
+  const flowers = shown.position.harvested.map(({ W, B }, seat) => {
+    const values = { number: seat + 1, flowers: W + B, black: B };
+    return B ? interpolate(gettext("player %(number)s: %(flowers)s (%(black)s black)"), values, true)
+      : interpolate(gettext("player %(number)s: %(flowers)s"), values, true);
+  });
+  return interpolate(gettext("Flowers: %(list)s"), { list: flowers.join(" · ") }, true);
+}
+
+// ------------------------------------------------------------------ a lesson
+
+// Fills a translated text's %(name)s placeholders.
+const say = (format, values) => interpolate(format, values, true);
+
+// The legal moves as their parts: the bed, the side up and the lines a harvest names.
+export function parseMoves(legal) {
+  return legal.map((move) => {
+    const [, cell, side, lines] = move.match(/^([a-d][1-4])([WB])(?:\/(.*))?$/);
+    return { move, cell, side, lines };
+  });
+}
+
+// The words for planting a seed side up, with the harvest it makes.
+export function sideLabel({ side, lines }) {
+  const white = side === "W";
+  if (!lines) return white ? gettext("White side up (Dovetail)") : gettext("Black side up (Ravenclaw)");
+  return say(white ? gettext("White side up (Dovetail), harvest %(lines)s")
+    : gettext("Black side up (Ravenclaw), harvest %(lines)s"), { lines });
+}
+
+// The lesson page's board (static/learn/lesson.js; see topiary.js's ``lesson`` for ``page``).
+export function lesson(page) {
+  const wizardsMoves = () => parseMoves(page.shown().legal_steps);
+  return {
+    draw() {
+      const moves = page.open() ? wizardsMoves() : [];
+      const cells = new Set(moves.map((m) => m.cell));
+      drawBoard(page.svg, page.shown().position, {
+        previous: page.verdict() ? page.step().position.board : null,
+        // The board says "Wizard's Staff: with <name>".
+        seatName: (seat) => (seat === page.step().seat ? pgettext("staff holder", "you") : pgettext("staff holder", "your opponent")),
+        onCell(group, cell, seed, bed) {
+          if (!cells.has(cell)) return;
+          bed.classList.add(page.pick()?.cell === cell ? "chosen" : "legal");
+          activate(group, say(gettext("Plant on %(cell)s"), { cell }), () => page.choose({ cell }));
+        },
+      });
+    },
+    choices() {
+      if (!page.pick() || !page.open()) return [];
+      const nodes = [page.prompt(say(gettext("Which side up on %(cell)s?"), { cell: page.pick().cell }))];
+      for (const m of wizardsMoves().filter((x) => x.cell === page.pick().cell)) {
+        nodes.push(page.button(sideLabel(m), { "data-move": m.move }, () => page.send([m.move])));
+      }
+      nodes.push(page.button(gettext("Choose another bed"), { "data-action": "cancel" }, () => page.choose(null)));
+      return nodes;
+    },
+    idle: gettext("Choose a highlighted bed (next to a seed) to plant on."),
+    facts() {
+      const [mine, theirs] = [page.step().seat, 1 - page.step().seat].map((seat) => {
+        const { W, B } = page.shown().position.harvested[seat];
+        return W + B;
+      });
+      return say(gettext("Flowers: you %(mine)s, your opponent %(theirs)s."), { mine, theirs });
+    },
+    summary: () => "",
+  };
+}
+
+// ------------------------------------------------------------------ the game page
+
+// The game page's board (static/games/game.js): ``page`` gives the live state (state.frame,
+// state.pick, state.previousBoard) and the page's actions (myTurn, choose, seatName,
+// playPrompt). Returns what the page asks of every game's board (see topiary.js).
+export function gamePage(page) {
+  const { state, svg } = page;
+  const moves = () => (page.myTurn() ? parseMoves(state.frame.legal_moves) : []);
+  return {
+    draw() {
+      const legal = new Set(moves().map((m) => m.cell));
+      drawBoard(svg, state.frame.position, {
+        previous: state.previousBoard,
+        seatName: page.seatName,
+        onCell(group, cell, seed, bed) {
+          if (state.pick.cell === cell) bed.classList.add("chosen");
+          if (!legal.has(cell) || state.pick.move) return;
+          bed.classList.add("legal");
+          activate(group, say(gettext("Plant on %(cell)s"), { cell }), () => page.choose({ cell }));
+        },
+      });
+    },
+    chooser() {
+      const { pick } = state;
+      if (!pick.cell) return { prompt: gettext("Choose a bed to plant"), options: [] };
+      if (pick.move) return { prompt: page.playPrompt(pick.move), options: [] };
+      const options = moves().filter((m) => m.cell === pick.cell).map((m) => [sideLabel(m), { move: m.move }]);
+      return { prompt: say(gettext("Which side up on %(cell)s?"), { cell: pick.cell }), options };
+    },
+    // No hand, no tiles out of the game, no count to reveal: the page's boxes for them stay hidden.
+    drawHand() {},
+    drawExtras() {},
+    // A seat's flowers and the Staff, while the game is played.
+    seatDetail(seat) {
+      const position = state.frame.position;
+      if (!position) return [];
+      const flowers = position.harvested[seat.index];
+      const parts = [say(gettext("flowers: %(white)s white, %(black)s black"), { white: flowers.W, black: flowers.B })];
+      if (position.staff === seat.index) parts.push(gettext("holds the Wizard's Staff"));
+      return parts;
+    },
+    handOf: () => null,
+    moveLines: () => state.frame.moves.map((entry) => ({ seat: entry.seat, move: entry.move, took: null, open: false })),
+    waiting: () => null,
+    afterChoose() {},
+    afterTurn() {},
+  };
 }

@@ -8,12 +8,9 @@
 // in the page's language ("2.5" in English, "2,5" in German); moves stay in notation.
 /* global gettext, interpolate */
 
+import { boardOf } from "../board/boards.js";
 import { SEAT_COLOURS, el, seatSwatch } from "../board/common.js";
-import { markMove as markTopiary } from "../board/topiary.js";
-import { markMove as markGarden } from "../board/wizards_garden.js";
 
-// Each game's mark of the engine's move; a game without one gets the text line only.
-const MARKS = { topiary: markTopiary, wizards_garden: markGarden };
 const POLL_MS = 1000;
 // Points lost from which a move is an inaccuracy, a mistake, a blunder (docs/ANALYSIS.md).
 const GRADES = [[6, "blunder", "??"], [3, "mistake", "?"], [1, "inaccuracy", "?!"]];
@@ -28,6 +25,8 @@ const form = document.getElementById("analysis-request");
 const signIn = document.getElementById("analysis-sign-in");
 const result = document.getElementById("analysis-result");
 const { frames, players, game } = JSON.parse(document.getElementById("replay-data").textContent);
+// The game's board object (static/board/<game>.js) marks the engine's move on its board.
+const gameBoard = boardOf(game);
 
 // The frame each turn starts at: a take and its plant are two frames of one turn.
 const turnStart = [];
@@ -76,7 +75,7 @@ function markPly(ply) {
     return;
   }
   const svg = board.querySelector("svg");
-  if (svg) MARKS[game]?.(svg, verdict.best, verdict.seat);
+  if (svg) gameBoard.markMove(svg, verdict.best, verdict.seat);
   here.replaceChildren(
     seatSwatch(verdict.seat, "seat-dot"),
     document.createTextNode(` ${interpolate(

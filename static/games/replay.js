@@ -5,9 +5,8 @@
 // Its words come from Django's JavaScript catalogue (base.html); notation is not translated.
 /* global gettext, ngettext, pgettext, interpolate */
 
-import { el, seatSwatch } from "../board/common.js";
-import * as topiary from "../board/topiary.js";
-import { drawBoard as drawWizardsBoard } from "../board/wizards_garden.js";
+import { boardOf } from "../board/boards.js";
+import { seatSwatch } from "../board/common.js";
 
 function html(name, attrs = {}, text) {
   const node = document.createElement(name);
@@ -16,68 +15,8 @@ function html(name, attrs = {}, text) {
   return node;
 }
 
-// ---------------------------------------------------------------- Topiary
-
-function topiaryBoard(frame, players, selectedPosition, onSelect) {
-  const svg = el("svg", { class: "board", role: "img",
-    "aria-label": interpolate(gettext("Garden after ply %(ply)s"), { ply: frame.ply }, true) });
-  topiary.drawGarden(svg, frame.position, {
-    sightLines: frame.visitors,
-    focus: selectedPosition,
-    seatName: (seat) => players[seat],
-    onVisitor(group, pos) {
-      if (pos === selectedPosition) group.classList.add("selected");
-      group.addEventListener("mouseenter", () => onSelect(pos));
-      group.addEventListener("focus", () => onSelect(pos));
-    },
-  });
-  return svg;
-}
-
-function handsList(frame, players) {
-  const list = html("ul", { class: "replay-hands" });
-  const pending = frame.position.pending;
-  frame.position.hands.forEach((hand, seat) => {
-    const item = html("li");
-    item.append(seatSwatch(seat, "seat-dot"));
-    // Between a take and its plant the taker holds four tiles, the one just taken among them.
-    const holding = pending && hand.length > 3 && pending.took;
-    const left = frame.position.unplaced[seat];
-    const text = holding
-      ? ngettext("%(player)s: hand %(tiles)s (just took %(tile)s) · %(count)s visitor left",
-        "%(player)s: hand %(tiles)s (just took %(tile)s) · %(count)s visitors left", left)
-      : ngettext("%(player)s: hand %(tiles)s · %(count)s visitor left",
-        "%(player)s: hand %(tiles)s · %(count)s visitors left", left);
-    const values = { player: players[seat], tiles: hand.join(" "), tile: pending?.took, count: left };
-    item.append(document.createTextNode(` ${interpolate(text, values, true)}`));
-    list.append(item);
-  });
-  return list;
-}
-
-// ---------------------------------------------------------------- Wizards' Garden
-
-function gardenBoard(frame, players, before) {
-  const svg = el("svg", { class: "board", role: "img",
-    "aria-label": interpolate(gettext("Board after ply %(ply)s"), { ply: frame.ply }, true) });
-  // The board before this ply's move, so its flips and harvest show as on the game page.
-  drawWizardsBoard(svg, frame.position, { previous: before?.position.board, seatName: (seat) => players[seat] });
-  return svg;
-}
-
-// ---------------------------------------------------------------- the page
-
-// Each game's score columns at a ply (a game without an entry shows each seat's total).
-const SCORE_COLUMNS = {
-  topiary: [[gettext("Visitors"), "visitors"], [pgettext("score column", "Bonus"), "bonus"],
-    [pgettext("score column", "Hand"), "hand"], [pgettext("score column", "Total"), "total"]],
-  wizards_garden: [[pgettext("score column: white flowers", "W"), "W"],
-    [pgettext("score column: black flowers", "B"), "B"], [gettext("Flowers"), "total"]],
-};
-
-function scoreTable(frame, players, game) {
+function scoreTable(frame, players, columns) {
   const table = html("table", { class: "table replay-score" });
-  const columns = SCORE_COLUMNS[game] ?? [[pgettext("score column", "Total"), "total"]];
   const head = [pgettext("score column", "Player"), ...columns.map(([label]) => label)];
   const thead = html("thead");
   const headRow = html("tr");
@@ -102,6 +41,8 @@ function start() {
   const root = document.getElementById("replay");
   const data = JSON.parse(document.getElementById("replay-data").textContent);
   const { frames, players, game } = data;
+  // The game's board object (static/board/<game>.js): its board, focus and score columns.
+  const gameBoard = boardOf(game);
   const last = frames.length - 1;
   const board = document.getElementById("replay-board");
   const plyLabel = document.getElementById("replay-ply");
@@ -131,16 +72,9 @@ function start() {
     }
   }
 
-  // Each game's board; a game without an entry shows its position as the engine writes it.
-  const boards = {
-    topiary: (frame) => [topiaryBoard(frame, players, selected, select), handsList(frame, players)],
-    // The basket and the Wizard's Staff are drawn under the board, as on the game page.
-    wizards_garden: (frame) => [gardenBoard(frame, players, frames[ply - 1])],
-  };
-  const positionText = (frame) => [html("pre", {}, JSON.stringify(frame.position, null, 1))];
-
   function drawBoard() {
-    board.replaceChildren(...(boards[game] ?? positionText)(frames[ply]));
+    board.replaceChildren(...gameBoard.replayBoard(frames[ply],
+      { players, selected, onSelect: select, previous: frames[ply - 1] }));
     // Other modules of the page (the analysis) add their marks to the board drawn.
     board.dispatchEvent(new CustomEvent("replay:drawn", { detail: { ply } }));
   }
@@ -173,15 +107,14 @@ function start() {
     ply = Math.max(0, Math.min(last, next));
     const frame = frames[ply];
     // The visitor just placed is the one worth looking at.
-    const placing = frame.step === "plant" ? frames[ply - 1] : frame;
-    selected = placing.move && game === "topiary" ? placing.move.split(" ")[0] : null;
+    selected = gameBoard.replayFocus(frames, ply);
     draw();
     plyLabel.textContent = frame.move
       ? interpolate(gettext("Ply %(ply)s of %(last)s · %(player)s: %(move)s"),
         { ply, last, player: players[frame.mover], move: frame.move }, true)
       : interpolate(gettext("Ply %(ply)s of %(last)s · the deal"), { ply, last }, true);
     const wrap = html("div", { class: "table-wrap" });
-    wrap.append(scoreTable(frame, players, game));
+    wrap.append(scoreTable(frame, players, gameBoard.scoreColumns));
     scoreBox.replaceChildren(wrap);
     for (const button of moveList.querySelectorAll("button")) {
       const current = Number(button.dataset.ply) === ply;

@@ -7,8 +7,9 @@
 (function () {
   "use strict";
   var KEY = "topiary-prefs";
-  var DEFAULTS = { sound: true, confirm_moves: true, theme: "auto" };
+  var DEFAULTS = { sound: true, confirm_moves: true, theme: "auto", coordinates: true, animation: "normal" };
   var THEMES = ["auto", "light", "dark"];
+  var ANIMATIONS = ["none", "fast", "normal", "slow"];
   var script = document.currentScript;
   var signedIn = !!(script && script.dataset.signedIn === "1");
 
@@ -42,6 +43,9 @@
     if (typeof prefs.confirm_moves === "boolean") {
       body.dataset.confirmMoves = prefs.confirm_moves ? "1" : "0";
     }
+    // The boards read these as they draw (static/board/common.js, board.css).
+    if (typeof prefs.coordinates === "boolean") body.dataset.coordinates = prefs.coordinates ? "1" : "0";
+    if (ANIMATIONS.indexOf(prefs.animation) !== -1) body.dataset.animation = prefs.animation;
   }
 
   function apply(prefs) {

@@ -6,10 +6,7 @@
 // Texts go through Django's JavaScript catalogue (gettext, ngettext, pgettext, interpolate:
 // globals base.html loads); the steps' own texts come from the server in the page's language.
 
-import * as topiary from "../board/topiary.js";
-import { activate } from "../board/common.js";
-import { drawBoard as drawWizards } from "../board/wizards_garden.js";
-import { labelCells } from "./coordinates.js";
+import { boardOf } from "../board/boards.js";
 
 const data = JSON.parse(document.getElementById("lesson-data").textContent);
 const csrf = document.querySelector("input[name=csrfmiddlewaretoken]").value;
@@ -103,174 +100,25 @@ function button(label, attrs, action) {
 
 const open = () => !busy && !verdict;
 
-// The seats' colours, as the pawns' titles name them.
-const SEAT_COLOURS = [
-  pgettext("seat colour", "Red"),
-  pgettext("seat colour", "Blue"),
-  pgettext("seat colour", "Purple"),
-  pgettext("seat colour", "Yellow"),
-];
-
-const TOPIARY = {
-  draw() {
-    const legal = shown.legal_steps;
-    const pending = shown.position.pending ?? null;
-    const places = open() && !pending ? [...new Set(legal.map((s) => s.split(" ")[0]))] : [];
-    const takeable = new Set(
-      pick ? legal.filter((s) => s.startsWith(`${pick.place} `)).map((s) => s.split(" ")[1]) : [],
-    );
-    topiary.drawGarden(svg, shown.position, {
-      sightLines: shown.sight_lines,
-      focus: pick?.place ?? pending?.position ?? verdictFocus(),
-      targets: pick ? [pick.place] : places,
-      chosen: pick?.place ?? null,
-      seatName: (seat) => SEAT_COLOURS[seat],
-      onCell(group, cell) {
-        if (open() && takeable.has(cell)) {
-          group.classList.add("takeable");
-          activate(group, say(gettext("Take the face-down tile at %(cell)s"), { cell }), () => send([`${pick.place} ${cell}`]));
-        }
-        if (pending?.cell === cell) group.classList.add("chosen", "taken-from");
-      },
-      onVisitor(group) {
-        if (Number(group.dataset.seat) === step().seat) group.classList.add("mine");
-      },
-      onTarget(group, place) {
-        if (open()) activate(group, say(gettext("Place a visitor at %(place)s"), { place }), () => choosePlace(place));
-      },
-    });
+// The game's board object (static/board/<game>.js) draws the board and offers its choices;
+// this page gives it the step being played.
+const gameBoard = boardOf(data.game);
+const GAME = gameBoard.lesson({
+  svg,
+  shown: () => shown,
+  pick: () => pick,
+  choose(next) {
+    pick = next;
+    render();
   },
-  choices() {
-    const legal = shown.legal_steps;
-    const pending = shown.position.pending ?? null;
-    const nodes = [];
-    if (pending && open()) {
-      nodes.push(prompt(say(gettext("You took the %(tile)s. Plant one of your four tiles at %(cell)s:"), { tile: topiary.tileName(pending.took), cell: pending.cell })));
-      const tray = document.createElement("div");
-      tray.className = "lesson-hand";
-      for (const tile of shown.position.hands[step().seat]) {
-        const plant = tile === pending.took ? "=*" : `=${tile}`;
-        if (!legal.includes(plant)) continue;
-        const node = button("", { class: "hand-tile", "data-plant": tile }, () => send([...sent, plant]));
-        node.append(topiary.miniTile(tile, "hand-tile-art"));
-        if (tile === pending.took) {
-          node.classList.add("taken");
-          const badge = document.createElement("span");
-          badge.className = "taken-badge";
-          badge.setAttribute("aria-hidden", "true");
-          badge.textContent = topiary.TAKE_WORDS.justTaken;
-          node.append(badge);
-        }
-        const label = tile === pending.took ? gettext("Plant the %(tile)s (just taken)") : gettext("Plant the %(tile)s");
-        node.setAttribute("aria-label", say(label, { tile: topiary.tileName(tile) }));
-        tray.append(node);
-      }
-      nodes.push(tray);
-    } else if (pick && open()) {
-      const line = topiary.sightOf(shown.sight_lines, pick.place);
-      const canTake = legal.some((s) => s.startsWith(`${pick.place} `));
-      const score = say(
-        ngettext("A visitor at %(place)s would score %(points)s now.", "A visitor at %(place)s would score %(points)s now.", line.points),
-        { place: pick.place, points: line.points },
-      );
-      nodes.push(prompt(canTake ? `${score} ${gettext("Take a face-down tile from its line (dashed), or place only.")}` : score));
-      if (legal.includes(pick.place)) {
-        nodes.push(button(topiary.TAKE_WORDS.placeOnly, { "data-action": "place-only", class: "button-primary" }, () => send([pick.place])));
-      }
-      nodes.push(button(gettext("Choose another spot"), { "data-action": "cancel" }, () => { pick = null; render(); }));
-    } else if (!shown.position.pending) {
-      const hand = shown.position.hands[step().seat];
-      const tray = document.createElement("div");
-      tray.className = "lesson-hand";
-      tray.setAttribute("aria-label", gettext("Your hand"));
-      for (const tile of hand) {
-        const art = topiary.miniTile(tile, "hand-tile-art");
-        art.classList.add("hand-tile");
-        tray.append(art);
-      }
-      nodes.push(prompt(gettext("Your hand:")), tray);
-    }
-    return nodes;
-  },
-  idle: gettext("Choose a circle around the garden: its line lights up and the points it would score show."),
-  facts: () => "",
-  // After a move: what the new visitor sees and scores, as the engine counted it.
-  summary() {
-    const pos = verdictFocus();
-    if (!pos) return "";
-    const sight = (shown.sight_lines ?? []).find((line) => line.position === pos);
-    if (!sight) return "";
-    const values = { position: pos, points: sight.points };
-    if (!sight.seen.length) return say(gettext("Your visitor at %(position)s sees nothing: %(points)s points."), values);
-    values.seen = sight.seen.map(({ tile }) => topiary.tileName(tile)).join(", ");
-    const format = ngettext(
-      "Your visitor at %(position)s sees %(seen)s: %(points)s point.",
-      "Your visitor at %(position)s sees %(seen)s: %(points)s points.",
-      sight.points,
-    );
-    return say(format, values);
-  },
-};
-
-function verdictFocus() {
-  // After a move, light up the line of the visitor just placed.
-  const visitors = shown.position.visitors;
-  const placed = Object.keys(visitors).filter((pos) => !(pos in step().position.visitors));
-  return verdict ? placed[0] ?? null : null;
-}
-
-function wizardsMoves() {
-  return shown.legal_steps.map((move) => {
-    const [, cell, side, lines] = move.match(/^([a-d][1-4])([WB])(?:\/(.*))?$/);
-    return { move, cell, side, lines };
-  });
-}
-
-const WIZARDS = {
-  draw() {
-    const moves = open() ? wizardsMoves() : [];
-    const cells = new Set(moves.map((m) => m.cell));
-    drawWizards(svg, shown.position, {
-      previous: verdict ? step().position.board : null,
-      // The board says "Wizard's Staff: with <name>".
-      seatName: (seat) => (seat === step().seat ? pgettext("staff holder", "you") : pgettext("staff holder", "your opponent")),
-      onCell(group, cell, seed, bed) {
-        if (!cells.has(cell)) return;
-        bed.classList.add(pick?.cell === cell ? "chosen" : "legal");
-        activate(group, say(gettext("Plant on %(cell)s"), { cell }), () => { pick = { cell }; render(); });
-      },
-    });
-  },
-  choices() {
-    if (!pick || !open()) return [];
-    const nodes = [prompt(say(gettext("Which side up on %(cell)s?"), { cell: pick.cell }))];
-    for (const m of wizardsMoves().filter((x) => x.cell === pick.cell)) {
-      const white = m.side === "W";
-      const label = m.lines
-        ? say(white ? gettext("White side up (Dovetail), harvest %(lines)s") : gettext("Black side up (Ravenclaw), harvest %(lines)s"), { lines: m.lines })
-        : white ? gettext("White side up (Dovetail)") : gettext("Black side up (Ravenclaw)");
-      nodes.push(button(label, { "data-move": m.move }, () => send([m.move])));
-    }
-    nodes.push(button(gettext("Choose another bed"), { "data-action": "cancel" }, () => { pick = null; render(); }));
-    return nodes;
-  },
-  idle: gettext("Choose a highlighted bed (next to a seed) to plant on."),
-  facts() {
-    const [mine, theirs] = [step().seat, 1 - step().seat].map((seat) => {
-      const { W, B } = shown.position.harvested[seat];
-      return W + B;
-    });
-    return say(gettext("Flowers: you %(mine)s, your opponent %(theirs)s."), { mine, theirs });
-  },
-  summary: () => "",
-};
-
-const GAME = { topiary: TOPIARY, wizards_garden: WIZARDS }[data.game];
-
-function choosePlace(place) {
-  pick = { place };
-  render();
-}
+  open,
+  step,
+  sent: () => sent,
+  verdict: () => verdict,
+  send,
+  button,
+  prompt,
+});
 
 function prompt(text) {
   const p = document.createElement("p");
@@ -347,7 +195,6 @@ function render() {
   $("lesson-task").textContent = current.task;
   $("lesson-facts").textContent = GAME.facts();
   GAME.draw();
-  labelCells(svg, data.game);
   const choices = GAME.choices();
   if (open() && !pick && !shown.position.pending) choices.unshift(prompt(GAME.idle));
   $("lesson-choice").replaceChildren(...choices);

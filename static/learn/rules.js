@@ -5,12 +5,12 @@
 // (gettext, ngettext, interpolate: globals base.html loads); the captions come translated
 // with the page.
 
-import * as topiary from "../board/topiary.js";
-import { drawBoard as drawWizards } from "../board/wizards_garden.js";
-import { labelCells } from "./coordinates.js";
+import { boardOf } from "../board/boards.js";
+import { el } from "../board/common.js";
 
-const { el } = topiary;
 const figures = JSON.parse(document.getElementById("rules-figures").textContent);
+// Each game's board object (static/board/<game>.js) draws its figures.
+const gameBoards = Object.fromEntries(figures.map((figure) => [figure.game, boardOf(figure.game)]));
 // Fills a translated text's %(name)s placeholders.
 const say = (format, values) => interpolate(format, values, true);
 
@@ -25,7 +25,7 @@ function still(svg) {
   return svg;
 }
 
-function tileRow(tiles, scoring = [], label = gettext("Tiles"), heading = "") {
+function tileRow(board, tiles, scoring = [], label = gettext("Tiles"), heading = "") {
   const row = document.createElement("p");
   row.className = "figure-tiles";
   row.setAttribute("aria-label", label);
@@ -36,46 +36,21 @@ function tileRow(tiles, scoring = [], label = gettext("Tiles"), heading = "") {
     row.append(words);
   }
   for (const code of tiles) {
-    const tile = topiary.miniTile(code, "figure-tile");
+    const tile = board.miniTile(code, "figure-tile");
     if (scoring.includes(code)) {
       tile.classList.add("scores");
-      tile.setAttribute("aria-label", say(gettext("%(tile)s: scores %(points)s"), { tile: topiary.tileName(code), points: code[1] }));
+      tile.setAttribute("aria-label", say(gettext("%(tile)s: scores %(points)s"), { tile: board.tileName(code), points: code[1] }));
     }
     row.append(tile);
   }
   return row;
 }
 
-const BOARDS = {
-  topiary(svg, shown, figure) {
-    topiary.drawGarden(svg, shown.position, {
-      sightLines: shown.sight_lines,
-      focus: figure.focus,
-      targets: figure.targets ?? [],
-      seatName: (seat) => say(gettext("Player %(number)s"), { number: seat + 1 }),
-    });
-  },
-  wizards_garden(svg, shown, figure, previous) {
-    drawWizards(svg, shown.position, {
-      previous: previous?.position.board ?? null,
-      // The board says "Wizard's Staff: with <name>".
-      seatName: (seat) => say(pgettext("staff holder", "player %(number)s"), { number: seat + 1 }),
-    });
-    // Flowers are what the game is scored by: say them under the board.
-    const flowers = shown.position.harvested.map(({ W, B }, seat) => {
-      const values = { number: seat + 1, flowers: W + B, black: B };
-      return B ? say(gettext("player %(number)s: %(flowers)s (%(black)s black)"), values) : say(gettext("player %(number)s: %(flowers)s"), values);
-    });
-    return say(gettext("Flowers: %(list)s"), { list: flowers.join(" · ") });
-  },
-};
-
 function panel(figure, shown, title, previous = null) {
   const wrap = document.createElement("div");
   wrap.className = `figure-board-wrap figure-${figure.game}`;
   const svg = boardSvg(title);
-  const note = BOARDS[figure.game](svg, shown, figure, previous);
-  labelCells(svg, figure.game);
+  const note = gameBoards[figure.game].figure(svg, shown, figure, previous);
   wrap.append(still(svg));
   for (const [text, className] of [[figure.after ? title : "", "figure-label"], [note, "figure-note"]]) {
     if (!text) continue;
@@ -91,7 +66,7 @@ for (const figure of figures) {
   const holder = document.querySelector(`[data-figure="${figure.key}"] .figure-boards`);
   if (!holder) continue;
   if (!figure.before) {
-    holder.append(tileRow(figure.tiles));
+    holder.append(tileRow(gameBoards[figure.game], figure.tiles));
     continue;
   }
   if (figure.after) {
@@ -102,6 +77,6 @@ for (const figure of figures) {
   }
   if (figure.hand) {
     const caption = figure.scoring.length ? gettext("The hand (outlined tiles score):") : gettext("The hand:");
-    holder.append(tileRow(figure.hand, figure.scoring, caption, caption));
+    holder.append(tileRow(gameBoards[figure.game], figure.hand, figure.scoring, caption, caption));
   }
 }

@@ -1,20 +1,22 @@
 // The daily puzzle board: draw the garden, let the solver play K turns, submit them.
 // The server is the judge: it sends the legal moves and the engine's sight lines of every
 // position and replays the submitted line through the engine; this script only draws (with
-// static/board/topiary.js, as the game page and the replay do) and offers those moves.
+// the game's board object in static/board/, as the game page and the replay do) and offers those moves.
 // Its words come from Django's JavaScript catalogue (base.html); the verdict from the server.
 /* global gettext, ngettext, pgettext, interpolate */
 
+import { boardOf } from "../board/boards.js";
 import { seatNumber } from "../board/common.js";
-import * as topiary from "../board/topiary.js";
 
 const data = JSON.parse(document.getElementById("puzzle-data").textContent);
+// The puzzle's game's board object (static/board/<game>.js), as every board page finds it.
+const garden = boardOf(data.position.game);
 const csrf = document.querySelector("input[name=csrfmiddlewaretoken]").value;
 
-// The words for a take are the game page's (static/board/topiary.js, TAKE_WORDS). The puzzle
+// The words for a take are the game page's (the board object's TAKE_WORDS). The puzzle
 // shows face-down identities, so the tile to take is known before it is taken; it joins the
 // hand tray as the fourth tile, as in a game.
-const WORDS = topiary.TAKE_WORDS;
+const WORDS = garden.TAKE_WORDS;
 
 const board = document.getElementById("puzzle-board");
 const handTray = document.getElementById("puzzle-hand");
@@ -36,8 +38,8 @@ let busy = false;
 let finished = false;
 
 const current = () => history[history.length - 1];
-const gardenAt = topiary.gardenAt;
-const tileName = topiary.tileName;
+const gardenAt = garden.gardenAt;
+const tileName = garden.tileName;
 
 function parseMove(move) {
   const [place, take] = move.split(" ");
@@ -47,7 +49,7 @@ function parseMove(move) {
 }
 
 function drawGarden(position, legal, sightLines) {
-  const svg = topiary.el("svg", { role: "group", "aria-label": pgettext("the board", "Garden"), class: "board" });
+  const svg = garden.el("svg", { role: "group", "aria-label": pgettext("the board", "Garden"), class: "board" });
   board.replaceChildren(svg);
   const takeable = new Set(
     selection && !selection.cell
@@ -56,7 +58,7 @@ function drawGarden(position, legal, sightLines) {
   );
   const planted = selection?.plant === "*" ? gardenAt(position, selection.cell).toUpperCase() : selection?.plant;
   const offered = !finished && !selection && current().left > 0;
-  topiary.drawGarden(svg, position, {
+  garden.drawGarden(svg, position, {
     sightLines,
     focus: selection?.place ?? null,
     // Taken: the gap waits for the tile to plant (shown faintly once chosen).
@@ -69,15 +71,13 @@ function drawGarden(position, legal, sightLines) {
       if (selection?.cell === cell) group.classList.add("chosen", "taken-from");
       if (takeable.has(cell)) {
         group.classList.add("takeable");
-        topiary.activate(group, WORDS.takeAt(cell), () => chooseCell(cell));
+        garden.activate(group, WORDS.takeAt(cell), () => chooseCell(cell));
       }
     },
     onVisitor(group) {
       if (Number(group.dataset.seat) === data.seat) group.classList.add("mine");
     },
-    onTarget(group, place) {
-      if (offered) topiary.activate(group, WORDS.placeAt(place), () => choosePlace(place));
-    },
+    onChoose: offered ? choosePlace : null,
   });
 }
 
@@ -105,7 +105,7 @@ function moveItems(line) {
 function handTile(text, plant, taken = false) {
   const node = document.createElement(plant ? "button" : "span");
   node.className = taken ? "hand-tile taken" : "hand-tile";
-  const art = topiary.miniTile(text, "hand-tile-art");
+  const art = garden.miniTile(text, "hand-tile-art");
   art.setAttribute("aria-hidden", "true");
   node.appendChild(art);
   const label = document.createElement("span");

@@ -44,6 +44,9 @@ def test_the_form_saves_and_every_page_renders_them(client, alice):
         "confirm_moves": False,
         "theme": "dark",
         "language": "de",
+        # Unticked: off. Not in the form posted: kept.
+        "coordinates": False,
+        "animation": "normal",
     }
     page = frame(client)
     assert '<html lang="de" data-theme="dark">' in page
@@ -63,7 +66,14 @@ def test_json_saves_a_subset_and_answers_json(csrf_client, alice):
     assert response.status_code == 200
     assert response.json() == {
         "ok": True,
-        "prefs": {"sound": False, "confirm_moves": True, "theme": "light", "language": ""},
+        "prefs": {
+            "sound": False,
+            "confirm_moves": True,
+            "theme": "light",
+            "language": "",
+            "coordinates": True,
+            "animation": "normal",
+        },
     }
     without_token = csrf_client.post(
         SETTINGS, json.dumps({"theme": "dark"}), content_type="application/json"
@@ -112,3 +122,23 @@ def test_the_account_entries_are_on_the_page(client, alice):
         "/account/close/",
     ):
         assert f'href="{url}"' in page
+
+
+def test_board_preferences_are_kept_and_rendered_for_the_boards(client, alice):
+    page = frame(client)
+    assert 'data-coordinates="1" data-animation="normal"' in page
+    client.force_login(alice)
+    client.post(SETTINGS, {"theme": "auto", "language": "", "sound": "on", "animation": "none"})
+    prefs = Preferences.objects.get(user=alice)
+    assert (prefs.coordinates, prefs.animation) == (False, "none")
+    assert 'data-coordinates="0" data-animation="none"' in frame(client)
+    response = client.post(
+        SETTINGS,
+        json.dumps({"animation": "warp", "coordinates": True}),
+        content_type="application/json",
+        headers={"Accept": "application/json"},
+    )
+    assert response.status_code == 400
+    assert "animation" in response.json()["errors"]
+    prefs.refresh_from_db()
+    assert (prefs.coordinates, prefs.animation) == (False, "none")

@@ -62,8 +62,13 @@ def test_the_result_panel_shows_the_count_and_the_rating_change_once_scored(
     ann_page, bob_page = pages[0][1], pages[1][1]
     assert ann_page.locator("#result").is_hidden()
 
-    ann_page.once("dialog", lambda dialog: dialog.accept())
+    # Resign asks once more on the page (no browser dialog): Keep playing keeps playing.
+    ann_page.on("dialog", lambda dialog: pytest.fail(f"a browser dialog: {dialog.message}"))
     ann_page.locator("#resign").click()
+    ann_page.locator('[data-action="resign-cancel"]').click()
+    assert ann_page.locator("#resign").is_visible()
+    ann_page.locator("#resign").click()
+    ann_page.locator('[data-action="resign-confirm"]').click()
     # The worker scores the game and moves the ratings; its frame brings the change.
     for page in (ann_page, bob_page):
         page.locator("#result .rating-change").first.wait_for(timeout=PATIENCE * 1000)

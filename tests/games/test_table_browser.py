@@ -145,7 +145,9 @@ def test_with_must_pick_a_line_with_a_face_down_tile_offers_no_place_only(
     wait_for_status([page], lambda text: text == "Your turn")
     # At the deal only c3 is face up: column a is five face-down tiles, so a take is required.
     page.locator('#board .target[data-position="a1:N"]').click()
-    assert page.locator("#prompt").text_content() == "Take a face-down tile from the line"
+    # The prompt says what the position scores now (issue 41), then what the turn asks.
+    prompt = "A visitor at a1:N would see 0 now. Take a face-down tile from the line"
+    assert page.locator("#prompt").text_content() == prompt
     assert page.locator("#board .tile.takeable").count() == 5
     assert page.get_by_role("button", name="Place only (take nothing)").count() == 0
     context.close()
@@ -160,8 +162,9 @@ def test_a_resignation_between_take_and_plant_reveals_the_game_as_before_the_tak
     page.goto(f"{asgi_server}/game/{game.pk}/")
     wait_for_status([page], lambda text: text == "Your turn")
     take = take_step(page, 0)
-    page.on("dialog", lambda dialog: dialog.accept())
+    # Resign asks on the page, not with the browser's dialog (issue 41).
     page.locator("#resign").click()
+    page.locator('[data-action="resign-confirm"]').click()
     wait_for_status([page], lambda text: text.startswith("Game over"))
     # The unfinished turn is left out: the tile lies face down where it was, shown by name.
     page.locator("#final-count").wait_for()

@@ -63,7 +63,12 @@ def play(page, game: str, steps: tuple[str, ...]) -> None:
         page.click(f'[data-move="{move}"]')
         return
     place, _, take = steps[0].partition(" ")
-    page.click(f'.target[data-position="{place}"]')
+    if page.locator("#lesson-board").get_attribute("data-picking") == "edge":
+        # A garden a phone's width: the edge cell first, then the direction (issue 41).
+        page.click(f'.target-edge[data-edge="{place.split(":")[0]}"]')
+        page.click(f'.direction-picker [data-position="{place}"]')
+    else:
+        page.click(f'.target[data-position="{place}"]')
     if not take:
         page.click('[data-action="place-only"]')
         return
