@@ -111,8 +111,11 @@ function start() {
   let ply = 0;
   let selected = null;
 
+  let turn = 0;
   frames.slice(1).forEach((frame) => {
     const item = html("li");
+    // Numbered by turn, as the record numbers its moves: a plant belongs to its take's turn.
+    if (frame.step !== "plant") item.value = ++turn;
     // A take and its plant are two steps, listed one under the other.
     const button = html("button", { type: "button", class: "link-button", "data-ply": frame.ply }, `${players[frame.mover]}: ${frame.move}`);
     button.addEventListener("click", () => show(frame.ply));
