@@ -36,6 +36,8 @@ from tests.games.conftest import challenge
 from tests.ratings.played import make_user, play_game
 from tests.site.test_i18n_catalogue import LOCALE, entries
 from tests.site.test_i18n_marked import ALLOWED, WORD
+from tests.support.axe import blocking_violations
+from tests.support.reading import READ_IN_FULL
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -139,6 +141,12 @@ PAGE_TEXT = """
   return text;
 }
 """
+
+
+#: The pages of a game: playing, watching, over, and its replay.
+GAME_PAGES = ("play-", "watch-", "game-", "replay")
+#: axe-core runs in both themes: the 390 px phone is dark, the desktop light.
+AXE_SIZES = {"phone-390", "desktop"}
 
 
 def english_catalogue_words() -> set[str]:
@@ -423,6 +431,10 @@ def test_every_page_fits_every_screen(browser, asgi_server, tmp_path_factory):
                 problems += [f"{where}: console error: {error}" for error in errors]
                 if phone and name.startswith("play-"):
                     problems += controls_off_screen(page, where, height)
+                if name.startswith(GAME_PAGES):
+                    problems += [f"{where}: {p}" for p in page.evaluate(READ_IN_FULL, SLACK)]
+                if size in AXE_SIZES:
+                    problems += [f"{where}: axe: {v}" for v in blocking_violations(page)]
                 if size in GERMAN:
                     if page.evaluate("document.documentElement.lang") != "de":
                         problems.append(f"{where}: <html lang> is not de")
