@@ -57,13 +57,56 @@ function handsList(frame, players) {
 
 // ---------------------------------------------------------------- Wizards' Garden
 
+// The lines a harvest can take: rows, columns and the long diagonals, named by their end
+// cells as NOTATION.md writes them (a1-d1, a1-a4, a1-d4, a4-d1).
+const GARDEN_LINES = [1, 2, 3, 4].flatMap((n) => [
+  [..."abcd"].map((file) => `${file}${n}`),
+  [1, 2, 3, 4].map((rank) => `${"abcd"[n - 1]}${rank}`),
+]).concat([[..."abcd"].map((file, i) => `${file}${i + 1}`), [..."abcd"].map((file, i) => `${file}${4 - i}`)]);
+
+function seedOn(board, cell) {
+  return board[4 - Number(cell[1])]["abcd".indexOf(cell[0])];
+}
+
+// The lines this ply harvested: full after the planting (or planted now), empty after the move.
+function harvestedLines(frame, before) {
+  if (!before?.position.board || !frame.move) return [];
+  const planted = frame.move.slice(0, 2);
+  return GARDEN_LINES.filter((line) => line.every((cell) => seedOn(frame.position.board, cell) === "."
+    && (cell === planted || seedOn(before.position.board, cell) !== ".")));
+}
+
+// What a move did beyond planting, for the move list: a set-up seed flips nothing; a harvest
+// takes its lines, and a black one the Wizard's Staff.
+function gardenNote(frame, before) {
+  if (before.position.phase === "setup") return gettext("set-up: flips nothing");
+  const lines = harvestedLines(frame, before);
+  if (!lines.length) return null;
+  const names = lines.map((line) => `${line[0]}-${line[3]}`).join(", ");
+  const harvest = interpolate(ngettext("harvests the line %(lines)s", "harvests the lines %(lines)s", lines.length),
+    { lines: names }, true);
+  const staff = frame.position.staff === frame.mover && before.position.staff !== frame.mover;
+  return staff ? interpolate(gettext("%(harvest)s, takes the Wizard's Staff"), { harvest }, true) : harvest;
+}
+
 function gardenBoard(frame, players, before) {
   const svg = el("svg", { class: "board", role: "img",
     "aria-label": interpolate(gettext("Board after ply %(ply)s"), { ply: frame.ply }, true) });
+  const harvested = new Set(harvestedLines(frame, before).flat());
   // The board before this ply's move, so its flips and harvest show as on the game page.
-  drawWizardsBoard(svg, frame.position, { previous: before?.position.board, seatName: (seat) => players[seat] });
+  drawWizardsBoard(svg, frame.position, {
+    previous: before?.position.board,
+    seatName: (seat) => players[seat],
+    // The beds a harvest emptied stay marked while this ply is shown.
+    onCell(group, cell) {
+      if (harvested.has(cell)) group.classList.add("harvested");
+    },
+  });
   return svg;
 }
+
+// Each game's notes beside its moves in the list (a game without an entry has none).
+const MOVE_NOTES = { wizards_garden: gardenNote };
 
 // ---------------------------------------------------------------- the page
 
@@ -121,6 +164,8 @@ function start() {
     button.addEventListener("click", () => show(frame.ply));
     if (frame.step) item.classList.add(`step-${frame.step}`);
     item.append(button);
+    const note = MOVE_NOTES[game]?.(frame, frames[frame.ply - 1]);
+    if (note) item.append(" ", html("span", { class: "move-note" }, note));
     moveList.append(item);
   });
 

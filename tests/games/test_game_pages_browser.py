@@ -8,7 +8,9 @@ end with ``-s``) for a person to look at.
 
 from __future__ import annotations
 
+import re
 from concurrent.futures import ThreadPoolExecutor
+from itertools import pairwise
 
 import pytest
 from django.db import connection
@@ -60,8 +62,8 @@ def clock_game(users) -> Game:
     return services.move_play(game_id=game.pk, user=users[0], ply=0, move=state.legal_moves()[0])
 
 
-def drawn_wizards_game(users) -> Game:
-    """A scored Wizards' Garden game that ends in a draw."""
+def wizards_game(users, *, seed: int) -> Game:
+    """A scored Wizards' Garden game, seat 0 first, played by random moves from ``seed``."""
     game = services.game_create(
         kind="wizards_garden",
         players=users,
@@ -72,7 +74,7 @@ def drawn_wizards_game(users) -> Game:
         correspondence_days=3,
         first_player=0,
     )
-    rng = Rng(DRAWN_WIZARDS_SEED)
+    rng = Rng(seed)
     while game.status == Game.Status.ACTIVE:
         state = game.engine_state()
         game = services.move_play(
@@ -130,7 +132,7 @@ def test_every_clock_is_read_in_full_beside_the_longest_names(browser, asgi_serv
 
 def test_a_drawn_game_is_called_a_draw_with_no_winner(browser, asgi_server, shots):
     ann, bob = make_user("ann"), make_user("bob")
-    game = in_a_thread(lambda: drawn_wizards_game([ann, bob]))
+    game = in_a_thread(lambda: wizards_game([ann, bob], seed=DRAWN_WIZARDS_SEED))
     assert sorted(seat.rank for seat in game.seats.all()) == [1, 1]
     for size in SIZES:
         context, page = open_as(browser, asgi_server, ann, size)
@@ -188,3 +190,56 @@ def test_the_replay_numbers_turns_as_the_record_does(browser, asgi_server, shots
             page.screenshot(path=str(shots / f"{size}-replay.png"), full_page=True)
         finally:
             context.close()
+
+
+#: Random play from this seed (first player seat 0) harvests two columns in one move
+#: (``b2B/b1-b4,c1-c4``) among other harvests, and the Wizard's Staff changes hands.
+HARVESTING_WIZARDS_SEED = 32
+
+
+def test_a_wizards_garden_replay_marks_the_set_up_and_each_harvest(browser, asgi_server, shots):
+    ann, bob = make_user("ann"), make_user("bob")
+    game = in_a_thread(lambda: wizards_game([ann, bob], seed=HARVESTING_WIZARDS_SEED))
+    frames = replay_frames(game.record)["frames"]
+    expected = []
+    for before, frame in pairwise(frames):
+        mover = frame["mover"]
+        gained = sum(frame["position"]["harvested"][mover].values()) - sum(
+            before["position"]["harvested"][mover].values()
+        )
+        took_staff = frame["position"]["staff"] == mover != before["position"]["staff"]
+        expected.append((before["position"]["phase"] == "setup", gained, took_staff))
+    assert [setup for setup, _, _ in expected] == [True] * 4 + [False] * (len(expected) - 4)
+    assert any(gained > 1 for _, gained, _ in expected)
+    assert any(staff for _, _, staff in expected)
+
+    context, page = open_as(browser, asgi_server, ann, "390")
+    try:
+        page.goto(f"{asgi_server}/games/{game.pk}/replay/")
+        items = page.locator("#replay-moves > li")
+        assert items.count() == len(expected)
+        for index, (setup, gained, took_staff) in enumerate(expected):
+            item = items.nth(index)
+            move = frames[index + 1]["move"]
+            note = item.locator(".move-note")
+            if setup:
+                assert note.inner_text() == "set-up: flips nothing"
+            elif gained:
+                text = note.inner_text()
+                assert text.startswith("harvests the line"), text
+                # One line per flower; where the move names its lines, the same ones.
+                named = re.findall(r"[a-d][1-4]-[a-d][1-4]", text)
+                assert len(named) == gained, text
+                if "/" in move:
+                    assert ",".join(named) == move.split("/")[1]
+                assert ("takes the Wizard's Staff" in text) == took_staff, text
+            else:
+                assert note.count() == 0, move
+        harvest = next(i for i, (_, gained, _) in enumerate(expected) if gained > 1)
+        items.nth(harvest).locator("button").click()
+        # The beds the harvest emptied stay marked on the board while that move is shown.
+        assert page.locator("#replay-board .bed-cell.harvested").count() == 4 * expected[harvest][1]
+        page.locator("#replay-board").screenshot(path=str(shots / "390-replay-harvest.png"))
+        page.locator("#replay-moves").screenshot(path=str(shots / "390-replay-garden-moves.png"))
+    finally:
+        context.close()
