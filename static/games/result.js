@@ -58,7 +58,7 @@ function headline(frame, seatName) {
   if (!isDraw(frame)) {
     return interpolate(gettext("%(names)s wins"), { names: seatName(winners[0]) }, true);
   }
-  if (winners.length === frame.seats.length) return gettext("Draw");
+  if (winners.length === frame.seats.length) return pgettext("game result", "Draw");
   return interpolate(gettext("Draw for first place: %(names)s"), { names: namesList(winners.map(seatName)) }, true);
 }
 
