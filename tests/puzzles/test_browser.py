@@ -75,7 +75,7 @@ def test_a_short_line_shows_the_score_against_the_optimum(asgi_server, page):
     assert page.locator("#puzzle-line li").all_inner_texts() == puzzle.line
 
 
-def test_give_up_asks_first_and_the_panel_then_says_how_it_ended(asgi_server, browser):
+def test_give_up_asks_first_and_the_panel_then_says_how_it_ended(asgi_server, browser, tmp_path):
     """Giving up costs rating: the page asks in the panel (no browser dialog), Keep trying or
     Esc changes nothing, and after the end the panel no longer says "Your turn"."""
     ann = make_user("ann")
@@ -87,8 +87,11 @@ def test_give_up_asks_first_and_the_panel_then_says_how_it_ended(asgi_server, br
         page.goto(f"{asgi_server}/puzzles/{WEDNESDAY.isoformat()}/")
         assert page.locator("#puzzle-side-title").inner_text() == "Your turn"
         question = page.locator("#puzzle-give-up-question")
+        page.set_viewport_size({"width": 390, "height": 844})
         page.get_by_role("button", name="Give up").click()
         assert "rated loss" in question.inner_text()
+        # For a person to look at (the run's temporary directory).
+        page.locator(".puzzle-side").screenshot(path=str(tmp_path / "390-give-up-asked.png"))
         page.get_by_role("button", name="Keep trying").click()
         assert question.is_hidden()
         page.get_by_role("button", name="Give up").click()
@@ -104,6 +107,7 @@ def test_give_up_asks_first_and_the_panel_then_says_how_it_ended(asgi_server, br
         assert status == "You gave up: an optimal line is below."
         assert question.is_hidden()
         assert dialogs == []
+        page.locator(".puzzle-side").screenshot(path=str(tmp_path / "390-gave-up.png"))
         (attempt,) = PuzzleAttempt.objects.filter(user=ann)
         assert attempt.gave_up and attempt.rated
     finally:
