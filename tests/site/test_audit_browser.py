@@ -14,7 +14,10 @@ lessons) at 360x740, 390x844 and 1280x800, asserting on each page:
 - during play on a phone, the board, the hand tray, whose turn it is, the clocks and the
   place where Confirm appears all inside the first screen, with no scrolling;
 - at 360 px the walk is in German (the browser asks for `de`, issue 17): no English word
-  of the site's own catalogue shows, and the longer German words fit.
+  of the site's own catalogue shows, and the longer German words fit;
+- on the game and replay pages, every clock read whole inside its card and the screen and
+  not covered, every table cell fully shown, no table scrolling sideways (issue 41);
+- at 390 px (dark) and 1280 px (light), no serious or critical axe-core violation.
 
 Screenshots of every page go to the test run's temporary directory (printed at the end)
 for a person to look at; they are not committed.
