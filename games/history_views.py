@@ -8,6 +8,7 @@ database with made-up games.
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -113,6 +114,8 @@ def _replay_page(request: HttpRequest, frames: dict, *, game=None, seats=None) -
         [seat.index for seat in seats if seat.rank == 1] if seats else frames["final"]["winners"]
     )
     definition = game_definition(frames["game"])
+    # Places shared by several seats: a shared first place is a draw (one word everywhere).
+    places = Counter(seat.rank for seat in seats or () if seat.rank)
     final_rows = [
         {
             "score": score,
@@ -123,6 +126,7 @@ def _replay_page(request: HttpRequest, frames: dict, *, game=None, seats=None) -
             "name": frames["players"][score["seat"]],
             "seat": seats[score["seat"]] if seats else None,
             "winner": score["seat"] in winners,
+            "shared_rank": bool(seats) and places[seats[score["seat"]].rank] > 1,
         }
         for score in frames["final"]["scores"]
     ]
@@ -135,6 +139,7 @@ def _replay_page(request: HttpRequest, frames: dict, *, game=None, seats=None) -
             "replay": frames,
             "definition": definition,
             "final_rows": final_rows,
+            "drawn": len(winners) > 1,
         },
     )
 

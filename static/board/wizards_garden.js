@@ -93,12 +93,53 @@ export function replayFocus() {
   return null;
 }
 
+// The lines a harvest can take: rows, columns and the long diagonals, named by their end
+// cells as NOTATION.md writes them (a1-d1, a1-a4, a1-d4, a4-d1).
+const HARVEST_LINES = [1, 2, 3, 4].flatMap((n) => [
+  [..."abcd"].map((file) => `${file}${n}`),
+  [1, 2, 3, 4].map((rank) => `${"abcd"[n - 1]}${rank}`),
+]).concat([[..."abcd"].map((file, i) => `${file}${i + 1}`), [..."abcd"].map((file, i) => `${file}${4 - i}`)]);
+
+function seedOn(board, cell) {
+  return board[4 - Number(cell[1])]["abcd".indexOf(cell[0])];
+}
+
+// The lines this ply harvested: full after the planting (or planted now), empty after the move.
+function harvestedLines(frame, before) {
+  if (!before?.position.board || !frame.move) return [];
+  const planted = frame.move.slice(0, 2);
+  return HARVEST_LINES.filter((line) => line.every((cell) => seedOn(frame.position.board, cell) === "."
+    && (cell === planted || seedOn(before.position.board, cell) !== ".")));
+}
+
+// What a move did beyond planting, for a move list: a set-up seed flips nothing; a harvest
+// takes its lines, and a black one the Wizard's Staff.
+export function moveNote(frame, before) {
+  if (!before) return null;
+  if (before.position.phase === "setup") return gettext("set-up: flips nothing");
+  const lines = harvestedLines(frame, before);
+  if (!lines.length) return null;
+  const names = lines.map((line) => `${line[0]}-${line[3]}`).join(", ");
+  const harvest = interpolate(ngettext("harvests the line %(lines)s", "harvests the lines %(lines)s", lines.length),
+    { lines: names }, true);
+  const staff = frame.position.staff === frame.mover && before.position.staff !== frame.mover;
+  return staff ? interpolate(gettext("%(harvest)s, takes the Wizard's Staff"), { harvest }, true) : harvest;
+}
+
 // A replay frame's board, with the board before this ply's move so its flips and harvest show
-// as on the game page; the basket and the Wizard's Staff are drawn under it.
+// as on the game page (the beds a harvest emptied stay ringed while the ply is shown); the
+// basket and the Wizard's Staff are drawn under it.
 export function replayBoard(frame, { players, previous }) {
   const svg = el("svg", { class: "board", role: "img",
     "aria-label": interpolate(gettext("Board after ply %(ply)s"), { ply: frame.ply }, true) });
-  drawBoard(svg, frame.position, { previous: previous?.position.board, seatName: (seat) => players[seat] });
+  const harvested = new Set(harvestedLines(frame, previous).flat());
+  drawBoard(svg, frame.position, {
+    previous: previous?.position.board,
+    seatName: (seat) => players[seat],
+    onCell(group, cell) {
+      if (harvested.has(cell)) group.classList.add("harvested");
+    },
+  });
   return [svg];
 }
 

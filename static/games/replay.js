@@ -52,13 +52,18 @@ function start() {
   let ply = 0;
   let selected = null;
 
+  let turn = 0;
   frames.slice(1).forEach((frame) => {
     const item = html("li");
+    // Numbered by turn, as the record numbers its moves: a plant belongs to its take's turn.
+    if (frame.step !== "plant") item.value = ++turn;
     // A take and its plant are two steps, listed one under the other.
     const button = html("button", { type: "button", class: "link-button", "data-ply": frame.ply }, `${players[frame.mover]}: ${frame.move}`);
     button.addEventListener("click", () => show(frame.ply));
     if (frame.step) item.classList.add(`step-${frame.step}`);
     item.append(button);
+    const note = gameBoard.moveNote?.(frame, frames[frame.ply - 1]);
+    if (note) item.append(" ", html("span", { class: "move-note" }, note));
     moveList.append(item);
   });
 

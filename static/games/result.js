@@ -32,8 +32,19 @@ export function namesList(list) {
   return new Intl.ListFormat(document.documentElement.lang || "en", { type: "conjunction" }).format(list);
 }
 
-// The badge beside a winner's name.
-export function winnerBadge() {
+// A game whose first place is shared is a draw (the history's "Draw", the rules' "drawn"):
+// it is called a draw and nobody in it is badged the winner.
+export function isDraw(frame) {
+  return (frame.result?.winners.length ?? 0) > 1;
+}
+
+// The frame the result panel drew last: game.js draws the final count with that same frame
+// right after the panel, and its winner badges follow the panel's.
+let shownFrame = null;
+
+// The badge beside a winner's name; nothing on a draw.
+export function winnerBadge(frame = shownFrame) {
+  if (frame && isDraw(frame)) return document.createDocumentFragment();
   const badge = document.createElement("span");
   badge.className = "badge";
   badge.textContent = gettext("Winner");
@@ -44,8 +55,11 @@ function headline(frame, seatName) {
   if (frame.status === "aborted") return gettext("Game aborted");
   if (!frame.result) return gettext("Game over: counting the scores…");
   const winners = frame.result.winners;
-  const text = ngettext("%(names)s wins", "%(names)s share the win", winners.length);
-  return interpolate(text, { names: namesList(winners.map(seatName)) }, true);
+  if (!isDraw(frame)) {
+    return interpolate(gettext("%(names)s wins"), { names: seatName(winners[0]) }, true);
+  }
+  if (winners.length === frame.seats.length) return pgettext("game result", "Draw");
+  return interpolate(gettext("Draw for first place: %(names)s"), { names: namesList(winners.map(seatName)) }, true);
 }
 
 function whoLeft(seat, forfeit, seatName) {
@@ -73,6 +87,12 @@ function cell(text, className = "") {
   const td = document.createElement("td");
   td.className = className;
   td.textContent = text;
+  return td;
+}
+
+// On a phone each row is a card of labelled facts (site.css, .table-scores): the column's name.
+function labelled(td, th) {
+  td.dataset.label = th.textContent.trim();
   return td;
 }
 
@@ -105,9 +125,9 @@ function rows(frame, seatName) {
     name.append(seatSwatch(entry.seat), ` ${seatName(entry.seat)}`);
     who.append(name);
     if (entry.seat === frame.you) who.append(" ", gettext("(you)"));
-    if (winners.includes(entry.seat)) {
+    if (winners.includes(entry.seat) && !isDraw(frame)) {
       row.classList.add("winner");
-      who.append(" ", winnerBadge());
+      who.append(" ", winnerBadge(frame));
     }
     if (seat?.forfeit) {
       const badge = document.createElement("span");
@@ -118,9 +138,9 @@ function rows(frame, seatName) {
     row.append(who, ...columns.map((th) => {
       const value = entry[th.dataset.key];
       if (th.dataset.flag) return cell(value ? th.dataset.flag : "");
-      return cell(String(value ?? "–"), "num");
+      return labelled(cell(String(value ?? "–"), "num"), th);
     }));
-    if (frame.rated) row.append(ratingCell(frame, entry.seat));
+    if (frame.rated) row.append(labelled(ratingCell(frame, entry.seat), document.querySelector("#result .result-rating-head")));
     return row;
   });
 }
@@ -153,6 +173,7 @@ export function resultPanel({ send, seatName }) {
   function draw(frame) {
     const over = frame.status === "finished" || frame.status === "aborted";
     $("result").hidden = !over;
+    shownFrame = frame;
     if (!over) return;
     $("result-headline").textContent = headline(frame, seatName);
     $("result-reason").textContent = reason(frame, seatName);

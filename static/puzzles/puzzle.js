@@ -28,6 +28,8 @@ const lineBox = document.getElementById("puzzle-line");
 const undoButton = document.getElementById("puzzle-undo");
 const submitButton = document.getElementById("puzzle-submit");
 const giveUpButton = document.getElementById("puzzle-give-up");
+const giveUpConfirm = document.getElementById("puzzle-give-up-confirm");
+const sideTitle = document.getElementById("puzzle-side-title");
 
 // One entry per position reached: the first is the puzzle itself.
 const history = [{ position: data.position, legal: data.legal_moves, left: data.k, sight: data.sight_lines }];
@@ -35,7 +37,8 @@ const moves = [];
 // The move being built: a visitor position, then maybe a cell to take, then a plant.
 let selection = null;
 let busy = false;
-let finished = false;
+// How this try ended: null while it goes on, "submitted" or "gave-up".
+let ended = null;
 
 const current = () => history[history.length - 1];
 const gardenAt = garden.gardenAt;
@@ -57,7 +60,7 @@ function drawGarden(position, legal, sightLines) {
       : [],
   );
   const planted = selection?.plant === "*" ? gardenAt(position, selection.cell).toUpperCase() : selection?.plant;
-  const offered = !finished && !selection && current().left > 0;
+  const offered = !ended && !selection && current().left > 0;
   garden.drawGarden(svg, position, {
     sightLines,
     focus: selection?.place ?? null,
@@ -155,13 +158,16 @@ function render() {
 
   movesList.replaceChildren(...moveItems(moves));
   statusLine.textContent = statusText(left);
-  undoButton.disabled = busy || finished || moves.length === 0;
-  submitButton.disabled = busy || finished || left > 0;
+  sideTitle.textContent = ended ? gettext("Your result") : gettext("Your turn");
+  undoButton.disabled = busy || ended !== null || moves.length === 0;
+  submitButton.disabled = busy || ended !== null || left > 0;
   giveUpButton.disabled = busy || data.line !== null;
+  if (giveUpButton.disabled) giveUpConfirm.hidden = true;
 }
 
 function statusText(left) {
-  if (finished) return gettext("Submitted.");
+  if (ended === "submitted") return gettext("Your answer is in: the verdict is below.");
+  if (ended === "gave-up") return gettext("You gave up: an optimal line is below.");
   if (!selection) {
     if (!left) return gettext("All your visitors are placed: submit, or undo to try something else.");
     const text = ngettext("%(count)s visitor left: choose a free position (circles around the garden).",
@@ -314,7 +320,7 @@ function tryAgain() {
   moves.length = 0;
   history.length = 1;
   selection = null;
-  finished = false;
+  ended = null;
   resultBox.replaceChildren();
   render();
 }
@@ -324,7 +330,7 @@ async function submit() {
   render();
   try {
     const reply = await post(data.urls.submit, { seat: data.seat, moves });
-    finished = true;
+    ended = "submitted";
     showResult(reply);
   } catch (error) {
     resultBox.textContent = error.message;
@@ -336,10 +342,11 @@ async function submit() {
 
 async function giveUp() {
   busy = true;
+  giveUpConfirm.hidden = true;
   render();
   try {
     const reply = await post(data.urls.give_up, {});
-    finished = true;
+    ended = "gave-up";
     showResult(reply, { lineAtOnce: true });
   } catch (error) {
     resultBox.textContent = error.message;
@@ -351,9 +358,18 @@ async function giveUp() {
 
 undoButton.addEventListener("click", undo);
 submitButton.addEventListener("click", submit);
-giveUpButton.addEventListener("click", giveUp);
+function askGiveUp(asking) {
+  giveUpConfirm.hidden = !asking;
+  (asking ? document.getElementById("puzzle-give-up-no") : giveUpButton).focus();
+}
+
+giveUpButton.addEventListener("click", () => askGiveUp(true));
+document.getElementById("puzzle-give-up-yes").addEventListener("click", giveUp);
+document.getElementById("puzzle-give-up-no").addEventListener("click", () => askGiveUp(false));
 document.addEventListener("keydown", (event) => {
-  if (event.key === "Escape") stepBack();
+  if (event.key !== "Escape") return;
+  if (!giveUpConfirm.hidden) askGiveUp(false);
+  else stepBack();
 });
 if (data.line) showLine(data.line);
 render();

@@ -2,6 +2,7 @@
 
 import io
 import json
+import re
 
 import pytest
 from django.urls import reverse
@@ -52,7 +53,8 @@ def test_final_score_breakdown_shows_visitors_bonus_and_hand_per_player(client, 
     final = page.split('id="final-title"')[1].split("</table>")[0]
     for seat in game.seats.all():
         row = final.split(f">{seat.user.username}</a>")[1].split("</tr>")[0]
-        cells = [cell.split("</td>")[0] for cell in row.split('<td class="num">')[1:]]
+        # Each number cell carries its column's name (a label on a phone).
+        cells = re.findall(r'<td class="num"[^>]*>(.*?)</td>', row)
         expected = [seat.score[part] for part in ("visitors", "bonus", "hand", "total")]
         assert cells == [*map(str, expected), str(seat.rank)]
 

@@ -8,6 +8,8 @@ from engine import topiary
 from puzzles import services
 from puzzles.models import PuzzleAttempt
 from tests.puzzles.conftest import WEDNESDAY, short_line
+from tests.ratings.played import make_user
+from tests.support.browser import signed_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -68,8 +70,55 @@ def test_a_short_line_shows_the_score_against_the_optimum(asgi_server, page):
     assert verdict.inner_text() == f"{score} / {puzzle.optimum}"
     assert page.get_by_role("button", name="Show an optimal line").count() == 0
     page.get_by_role("button", name="Give up").click()
+    page.get_by_role("button", name="Yes, give up").click()
     page.locator("#puzzle-line li").first.wait_for()
     assert page.locator("#puzzle-line li").all_inner_texts() == puzzle.line
+
+
+def test_give_up_asks_first_and_the_panel_then_says_how_it_ended(asgi_server, browser, tmp_path):
+    """Giving up costs rating: the page asks in the panel (no browser dialog), Keep trying or
+    Esc changes nothing, and after the end the panel no longer says "Your turn"."""
+    ann = make_user("ann")
+    services.daily_puzzle_get_or_create(date=WEDNESDAY)
+    context, page = signed_in(browser, asgi_server, ann)
+    try:
+        dialogs = []
+        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+        page.goto(f"{asgi_server}/puzzles/{WEDNESDAY.isoformat()}/")
+        assert page.locator("#puzzle-side-title").inner_text() == "Your turn"
+        question = page.locator("#puzzle-give-up-question")
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.get_by_role("button", name="Give up").click()
+        assert "rated loss" in question.inner_text()
+        # For a person to look at (the run's temporary directory).
+        page.locator(".puzzle-side").screenshot(path=str(tmp_path / "390-give-up-asked.png"))
+        page.get_by_role("button", name="Keep trying").click()
+        assert question.is_hidden()
+        page.get_by_role("button", name="Give up").click()
+        page.keyboard.press("Escape")
+        assert question.is_hidden()
+        assert not PuzzleAttempt.objects.exists()
+
+        page.get_by_role("button", name="Give up").click()
+        page.get_by_role("button", name="Yes, give up").click()
+        page.locator("#puzzle-line li").first.wait_for()
+        assert page.locator("#puzzle-side-title").inner_text() == "Your result"
+        status = page.locator("#puzzle-status").inner_text()
+        assert status == "You gave up: an optimal line is below."
+        assert question.is_hidden()
+        assert dialogs == []
+        page.locator(".puzzle-side").screenshot(path=str(tmp_path / "390-gave-up.png"))
+        (attempt,) = PuzzleAttempt.objects.filter(user=ann)
+        assert attempt.gave_up and attempt.rated
+    finally:
+        context.close()
+
+
+def test_the_solver_is_told_their_seat_as_the_pawns_name_it(asgi_server, page):
+    puzzle = services.daily_puzzle_get_or_create(date=WEDNESDAY)
+    page.goto(f"{asgi_server}/puzzles/{WEDNESDAY.isoformat()}/")
+    # Seats are counted from 1 on every board: the others' pawns are "Seat N", never 0.
+    assert f"You play seat {puzzle.seat + 1} " in page.locator(".lead").inner_text()
 
 
 def test_a_take_reads_as_on_the_game_page_the_taken_tile_joins_the_hand(asgi_server, page):

@@ -14,7 +14,10 @@ lessons) at 360x740, 390x844 and 1280x800, asserting on each page:
 - during play on a phone, the board, the hand tray, whose turn it is, the clocks and the
   place where Confirm appears all inside the first screen, with no scrolling;
 - at 360 px the walk is in German (the browser asks for `de`, issue 17): no English word
-  of the site's own catalogue shows, and the longer German words fit.
+  of the site's own catalogue shows, and the longer German words fit;
+- on the game and replay pages, every clock read whole inside its card and the screen and
+  not covered, every table cell fully shown, no table scrolling sideways (issue 41);
+- at 390 px (dark) and 1280 px (light), no serious or critical axe-core violation.
 
 Screenshots of every page go to the test run's temporary directory (printed at the end)
 for a person to look at; they are not committed.
@@ -36,6 +39,8 @@ from tests.games.conftest import challenge
 from tests.ratings.played import make_user, play_game
 from tests.site.test_i18n_catalogue import LOCALE, entries
 from tests.site.test_i18n_marked import ALLOWED, WORD
+from tests.support.axe import blocking_violations
+from tests.support.reading import READ_IN_FULL
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -139,6 +144,12 @@ PAGE_TEXT = """
   return text;
 }
 """
+
+
+#: The pages of a game: playing, watching, over, and its replay.
+GAME_PAGES = ("play-", "watch-", "game-", "replay")
+#: axe-core runs in both themes: the 390 px phone is dark, the desktop light.
+AXE_SIZES = {"phone-390", "desktop"}
 
 
 def english_catalogue_words() -> set[str]:
@@ -421,6 +432,10 @@ def test_every_page_fits_every_screen(browser, asgi_server, tmp_path_factory):
                 problems += [f"{where}: console error: {error}" for error in errors]
                 if phone and name.startswith("play-"):
                     problems += controls_off_screen(page, where, height)
+                if name.startswith(GAME_PAGES):
+                    problems += [f"{where}: {p}" for p in page.evaluate(READ_IN_FULL, SLACK)]
+                if size in AXE_SIZES:
+                    problems += [f"{where}: axe: {v}" for v in blocking_violations(page)]
                 if size in GERMAN:
                     if page.evaluate("document.documentElement.lang") != "de":
                         problems.append(f"{where}: <html lang> is not de")
