@@ -1,0 +1,361 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The strong bot's hot loops compiled: determinizations, random playouts, sight-line scoring.
+
+Built by ``make venv`` (Cython, docs/decisions/0018-compiled-playouts.md). The reference is
+``engine.topiary.fastplay``: a ``Table`` here holds the same position in C arrays, and
+``Stream`` is CPython's ``random.Random`` (MT19937, ``random()`` as CPython computes it)
+started from a ``random.Random``'s state, so a deal and a playout draw the very numbers the
+reference draws and end in the very same garden, hands and scores.
+"""
+
+from libc.stdint cimport uint32_t
+
+DEF N = 624
+DEF M = 397
+DEF LINE_COUNT = 56
+DEF FACE_DOWN = 40
+DEF MAX_SEATS = 4
+DEF NO_TAKE = 25
+DEF PLANTS = 41
+DEF MAX_UNSEEN = 40
+
+from engine.topiary.board import LINES as _LINES
+from engine.topiary.scoring import BEATS as _BEATS
+
+cdef int line_cells[LINE_COUNT][5]
+cdef int line_length[LINE_COUNT]
+cdef unsigned long long beats[40]
+
+for _p, _line in enumerate(_LINES):
+    line_length[_p] = len(_line)
+    for _i, _cell in enumerate(_line):
+        line_cells[_p][_i] = _cell
+for _t, _mask in enumerate(_BEATS):
+    beats[_t] = _mask
+
+
+cdef class Stream:
+    """CPython's Mersenne Twister, started where a ``random.Random`` stands.
+
+    ``random()`` gives the numbers that ``random.Random.random`` would have given next, in
+    order; the ``random.Random`` itself is not advanced (``store`` writes the state back).
+    """
+
+    cdef uint32_t mt[N]
+    cdef int index
+
+    def __init__(self, rand):
+        version, words, _gauss = rand.getstate()
+        if version != 3 or len(words) != N + 1:
+            raise ValueError("not a Mersenne Twister state of CPython's random.Random")
+        for i in range(N):
+            self.mt[i] = words[i]
+        self.index = words[N]
+
+    def store(self, rand) -> None:
+        """Put this stream's position into ``rand``, so it goes on from here."""
+        _version, _words, gauss = rand.getstate()
+        rand.setstate((3, tuple([self.mt[i] for i in range(N)]) + (self.index,), gauss))
+
+    cdef inline uint32_t next_word(self) noexcept:
+        cdef uint32_t y
+        cdef int kk
+        if self.index >= N:
+            for kk in range(N - M):
+                y = (self.mt[kk] & 0x80000000U) | (self.mt[kk + 1] & 0x7FFFFFFFU)
+                self.mt[kk] = self.mt[kk + M] ^ (y >> 1) ^ (0x9908B0DFU if y & 1 else 0)
+            for kk in range(N - M, N - 1):
+                y = (self.mt[kk] & 0x80000000U) | (self.mt[kk + 1] & 0x7FFFFFFFU)
+                self.mt[kk] = self.mt[kk + (M - N)] ^ (y >> 1) ^ (0x9908B0DFU if y & 1 else 0)
+            y = (self.mt[N - 1] & 0x80000000U) | (self.mt[0] & 0x7FFFFFFFU)
+            self.mt[N - 1] = self.mt[M - 1] ^ (y >> 1) ^ (0x9908B0DFU if y & 1 else 0)
+            self.index = 0
+        y = self.mt[self.index]
+        self.index += 1
+        y ^= y >> 11
+        y ^= (y << 7) & 0x9D2C5680U
+        y ^= (y << 15) & 0xEFC60000U
+        y ^= y >> 18
+        return y
+
+    cdef inline double next_double(self) noexcept:
+        cdef uint32_t a = self.next_word() >> 5
+        cdef uint32_t b = self.next_word() >> 6
+        return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+    def random(self) -> float:
+        """The next float in [0, 1), as ``random.Random.random``."""
+        return self.next_double()
+
+
+cdef class Table:
+    """``fastplay.Table`` in C arrays: garden, visitors, unplaced, hands (unknown: size -1)."""
+
+    cdef int _garden[25]
+    cdef int _visitors[LINE_COUNT]
+    cdef int _unplaced[MAX_SEATS]
+    cdef int _hands[MAX_SEATS][4]
+    cdef int hand_size[MAX_SEATS]
+    cdef int _positions[LINE_COUNT]
+    cdef int position_count
+    cdef public int players, must_pick, to_move, first_player
+
+    @staticmethod
+    def of(reference) -> Table:
+        """This table of a ``fastplay.Table`` (a full state's or a view's)."""
+        cdef Table table = Table.__new__(Table)
+        cdef int i
+        for i in range(25):
+            table._garden[i] = reference.garden[i]
+        for i in range(LINE_COUNT):
+            table._visitors[i] = reference.visitors[i]
+        table.players = reference.players
+        for i in range(table.players):
+            table._unplaced[i] = reference.unplaced[i]
+            hand = reference.hands[i]
+            table.hand_size[i] = -1 if hand is None else len(hand)
+            if hand is not None:
+                for k, tile in enumerate(hand):
+                    table._hands[i][k] = tile
+        table.position_count = len(reference.positions)
+        for i, p in enumerate(reference.positions):
+            table._positions[i] = p
+        table.must_pick = reference.must_pick
+        table.to_move = reference.to_move
+        table.first_player = reference.first_player
+        return table
+
+    cpdef Table copy(self):
+        """An independent copy."""
+        cdef Table other = Table.__new__(Table)
+        other._garden = self._garden
+        other._visitors = self._visitors
+        other._unplaced = self._unplaced
+        other._hands = self._hands
+        other.hand_size = self.hand_size
+        other._positions = self._positions
+        other.position_count = self.position_count
+        other.players = self.players
+        other.must_pick = self.must_pick
+        other.to_move = self.to_move
+        other.first_player = self.first_player
+        return other
+
+    @property
+    def garden(self) -> list:
+        return [self._garden[i] for i in range(25)]
+
+    @property
+    def visitors(self) -> list:
+        return [self._visitors[i] for i in range(LINE_COUNT)]
+
+    @property
+    def unplaced(self) -> list:
+        return [self._unplaced[i] for i in range(self.players)]
+
+    @property
+    def hands(self) -> list:
+        return [
+            None if self.hand_size[s] < 0 else [self._hands[s][k] for k in range(self.hand_size[s])]
+            for s in range(self.players)
+        ]
+
+    cdef int next_seat(self, int mover) noexcept:
+        cdef int step, seat
+        for step in range(1, self.players + 1):
+            seat = (mover + step) % self.players
+            if self._unplaced[seat]:
+                return seat
+        return -1
+
+    def play(self, int code) -> None:
+        """Play a legal play-phase move code in place (unchecked), as ``fastplay.Table.play``."""
+        cdef int rest = code // PLANTS, plant = code % PLANTS
+        cdef int p = rest // 26, cell = rest % 26
+        cdef int mover = self.to_move, taken, k
+        if cell != NO_TAKE:
+            taken = self._garden[cell] - FACE_DOWN
+            if plant:
+                for k in range(self.hand_size[mover]):
+                    if self._hands[mover][k] == plant - 1:
+                        self._hands[mover][k] = taken
+                        break
+                self._garden[cell] = plant - 1
+            else:
+                self._garden[cell] = taken
+        self._visitors[p] = mover
+        self._unplaced[mover] -= 1
+        self.to_move = self.next_seat(mover)
+
+    def plant(self, int cell, int tile) -> None:
+        """Finish the mover's pending take in place, as ``fastplay.Table.plant``."""
+        cdef int mover = self.to_move, k, size = self.hand_size[mover]
+        for k in range(size):
+            if self._hands[mover][k] == tile:
+                # list.remove keeps the order of the others
+                for k in range(k, size - 1):
+                    self._hands[mover][k] = self._hands[mover][k + 1]
+                self.hand_size[mover] = size - 1
+                break
+        self._garden[cell] = tile
+        self.to_move = self.next_seat(mover)
+
+    def totals(self) -> tuple:
+        """Every seat's (total, hand points), as ``fastplay.Table.totals``."""
+        cdef int points[MAX_SEATS]
+        cdef int hand[MAX_SEATS]
+        self.score(points, hand)
+        return (
+            [points[s] for s in range(self.players)],
+            [hand[s] for s in range(self.players)],
+        )
+
+    cdef void score(self, int *points, int *hand_points) noexcept:
+        cdef unsigned long long seen[MAX_SEATS]
+        cdef unsigned long long line_seen
+        cdef int p, s, k, i, tile, value, top, kind, kinds, pairs
+        for s in range(self.players):
+            points[s] = 0
+            seen[s] = 0
+        for p in range(LINE_COUNT):
+            s = self._visitors[p]
+            if s < 0:
+                continue
+            top = kinds = pairs = 0
+            line_seen = 0
+            for i in range(line_length[p]):
+                tile = self._garden[line_cells[p][i]]
+                if tile >= FACE_DOWN:
+                    continue
+                value = tile % 5 + 1
+                if value > top:
+                    top = value
+                    points[s] += value
+                    line_seen |= 1ULL << tile
+                    kind = 1 << (tile // 5)
+                    if kinds & kind:
+                        points[s] += 1 if pairs & kind else 2
+                        pairs |= kind
+                    kinds |= kind
+            seen[s] |= line_seen
+        for s in range(self.players):
+            hand_points[s] = 0
+            for k in range(self.hand_size[s]):
+                tile = self._hands[s][k]
+                if seen[s] & beats[tile]:
+                    hand_points[s] += tile % 5 + 1
+            points[s] += hand_points[s]
+
+
+cdef void run_playout(Table table, Stream stream) noexcept:
+    cdef int free[LINE_COUNT]
+    cdef int downs[5]
+    cdef int free_count = 0, down_count, left = 0, seat, p, i, k, cell, taken, slot, c
+    cdef int no_take = 0 if table.must_pick else 1
+    cdef double r, fraction
+    for i in range(table.position_count):
+        p = table._positions[i]
+        if table._visitors[p] < 0:
+            free[free_count] = p
+            free_count += 1
+    for i in range(table.players):
+        left += table._unplaced[i]
+    seat = table.to_move
+    while left:
+        r = stream.next_double() * free_count
+        i = <int>r
+        fraction = r - i
+        p = free[i]
+        free_count -= 1
+        free[i] = free[free_count]
+        down_count = 0
+        for k in range(line_length[p]):
+            c = line_cells[p][k]
+            if table._garden[c] >= FACE_DOWN:
+                downs[down_count] = c
+                down_count += 1
+        if down_count:
+            k = <int>(fraction * (4 * down_count + no_take)) - no_take
+            if k >= 0:
+                cell = downs[k >> 2]
+                taken = table._garden[cell] - FACE_DOWN
+                slot = k & 3
+                if slot:
+                    table._garden[cell] = table._hands[seat][slot - 1]
+                    table._hands[seat][slot - 1] = taken
+                else:
+                    table._garden[cell] = taken
+        table._visitors[p] = seat
+        table._unplaced[seat] -= 1
+        left -= 1
+        if left:
+            seat = (seat + 1) % table.players
+            while not table._unplaced[seat]:
+                seat = (seat + 1) % table.players
+    table.to_move = -1
+
+
+def playout(Table table, Stream stream) -> None:
+    """Play random moves in place to the end, as ``fastplay.playout`` with ``stream.random``."""
+    run_playout(table, stream)
+
+
+cdef class Dealer:
+    """``fastplay.Dealer``'s deals as compiled tables: the same tiles from the same stream.
+
+    Built from a ``fastplay.Dealer`` whose deal is one uniform shuffle (no tiles the viewer
+    passed on in a draft: ``fastplay.compiled_search`` keeps those to the reference).
+    """
+
+    cdef Table table
+    cdef int unseen[MAX_UNSEEN]
+    cdef int unseen_count
+    cdef int down_cells[25]
+    cdef int down_count
+    cdef int others[MAX_SEATS]
+    cdef int other_count
+
+    def __init__(self, reference):
+        if reference.passed:
+            raise ValueError("a deal with tiles passed on in a draft is the reference's")
+        self.table = Table.of(reference.table)
+        self.unseen_count = len(reference.unseen)
+        for i, tile in enumerate(reference.unseen):
+            self.unseen[i] = tile
+        self.down_count = len(reference.down_cells)
+        for i, cell in enumerate(reference.down_cells):
+            self.down_cells[i] = cell
+        self.other_count = len(reference.others)
+        for i, seat in enumerate(reference.others):
+            self.others[i] = seat
+
+    def deal(self, Stream stream) -> Table:
+        """A random full table consistent with the view, as ``fastplay.Dealer.deal``."""
+        cdef double keys[MAX_UNSEEN]
+        cdef int order[MAX_UNSEEN]
+        cdef int i, j, at, k, s, moving
+        cdef double key
+        cdef Table table = self.table.copy()
+        # The reference sorts the unseen tiles on one random key each, drawn in order; an
+        # insertion sort is stable as ``sorted`` is.
+        for i in range(self.unseen_count):
+            keys[i] = stream.next_double()
+            order[i] = i
+        for i in range(1, self.unseen_count):
+            moving = order[i]
+            key = keys[moving]
+            j = i - 1
+            while j >= 0 and keys[order[j]] > key:
+                order[j + 1] = order[j]
+                j -= 1
+            order[j + 1] = moving
+        for i in range(self.down_count):
+            table._garden[self.down_cells[i]] = self.unseen[order[i]] + FACE_DOWN
+        at = self.down_count
+        for i in range(self.other_count):
+            s = self.others[i]
+            for k in range(3):
+                table._hands[s][k] = self.unseen[order[at + k]]
+            table.hand_size[s] = 3
+            at += 3
+        return table
