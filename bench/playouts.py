@@ -14,7 +14,8 @@ a shared machine it is the fairer figure for "one core".
 run, so both see the same machine load, and reports each round's ratio of playouts per
 CPU second: the playout loop above, the strong bot's iteration (a determinization of a
 view, then a playout and its scoring), and whole strong-bot decisions at a fixed iteration
-count (the search as the bot runs it, bandit and all).
+count (the search as the bot runs it, bandit and all, and its root's greedy prior, a
+fixed cost per decision in Python).
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--compare", action="store_true", help="reference against compiled")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument(
+        "--iterations", type=int, default=1000, help="strong-bot iterations per decision"
+    )
     options = parser.parse_args()
     result = compare(options) if options.compare else reference(options)
     print(json.dumps(result, indent=1))
@@ -141,7 +145,7 @@ def compare(options) -> dict:
         for _ in range(seed % 8):
             state = state.apply_code(rng.choice(state.move_codes()))
         views.append(state.view(state.to_move))
-    iterations = 300
+    iterations = options.iterations
     loops = {
         "playouts": (games, lambda build: playouts(build, deals, games)),
         "bot_iterations": (games, lambda build: rollouts(build, views, games)),

@@ -83,9 +83,39 @@ cdef class Stream:
         cdef uint32_t b = self.next_word() >> 6
         return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
 
+    cdef inline int below(self, int n) noexcept:
+        """``random.Random._randbelow(n)``: the top bits of a word, redrawn until below n."""
+        cdef int k = 0, r
+        while (n >> k) > 0:
+            k += 1
+        r = self.next_word() >> (32 - k)
+        while r >= n:
+            r = self.next_word() >> (32 - k)
+        return r
+
+    cdef void shuffle(self, int *x, int n) noexcept:
+        """``random.Random.shuffle`` of the first ``n`` of ``x``."""
+        cdef int i, j, swap
+        for i in range(n - 1, 0, -1):
+            j = self.below(i + 1)
+            swap = x[i]
+            x[i] = x[j]
+            x[j] = swap
+
     def random(self) -> float:
         """The next float in [0, 1), as ``random.Random.random``."""
         return self.next_double()
+
+    def shuffled(self, items) -> list:
+        """``items`` (ints) shuffled as ``random.Random.shuffle`` would shuffle them."""
+        cdef int x[MAX_UNSEEN]
+        cdef int n = len(items), i
+        if n > MAX_UNSEEN:
+            raise ValueError("too many items")
+        for i in range(n):
+            x[i] = items[i]
+        self.shuffle(x, n)
+        return [x[i] for i in range(n)]
 
 
 cdef class Table:
@@ -303,22 +333,37 @@ def playout(Table table, Stream stream) -> None:
 cdef class Dealer:
     """``fastplay.Dealer``'s deals as compiled tables: the same tiles from the same stream.
 
-    Built from a ``fastplay.Dealer`` whose deal is one uniform shuffle (no tiles the viewer
-    passed on in a draft: ``fastplay.compiled_search`` keeps those to the reference).
+    Built from a ``fastplay.Dealer``: the unseen tiles sorted on random keys, or, when the
+    viewer passed tiles on in a draft, those tiles shuffled into the slots they can be in
+    and the rest shuffled into the others (``topiary.Dealer.tiles``).
     """
 
     cdef Table table
     cdef int unseen[MAX_UNSEEN]
     cdef int unseen_count
+    cdef int passed[MAX_UNSEEN]
+    cdef int passed_count
+    cdef int passed_slots[MAX_UNSEEN]
+    cdef int passed_slot_count
+    cdef int rest[MAX_UNSEEN]
+    cdef int rest_count
     cdef int down_cells[25]
     cdef int down_count
     cdef int others[MAX_SEATS]
     cdef int other_count
 
     def __init__(self, reference):
-        if reference.passed:
-            raise ValueError("a deal with tiles passed on in a draft is the reference's")
         self.table = Table.of(reference.table)
+        self.passed_count = len(reference.passed)
+        for i, tile in enumerate(reference.passed):
+            self.passed[i] = tile
+        self.passed_slot_count = len(reference.passed_slots)
+        for i, slot in enumerate(reference.passed_slots):
+            self.passed_slots[i] = slot
+        rest = [t for t in reference.unseen if t not in reference.passed]
+        self.rest_count = len(rest)
+        for i, tile in enumerate(rest):
+            self.rest[i] = tile
         self.unseen_count = len(reference.unseen)
         for i, tile in enumerate(reference.unseen):
             self.unseen[i] = tile
@@ -331,11 +376,29 @@ cdef class Dealer:
 
     def deal(self, Stream stream) -> Table:
         """A random full table consistent with the view, as ``fastplay.Dealer.deal``."""
+        cdef int tiles[MAX_UNSEEN]
+        cdef int i, at, k, s
+        cdef Table table = self.table.copy()
+        if self.passed_count:
+            self.tiles_with_passed(stream, tiles)
+        else:
+            self.tiles_shuffled(stream, tiles)
+        for i in range(self.down_count):
+            table._garden[self.down_cells[i]] = tiles[i] + FACE_DOWN
+        at = self.down_count
+        for i in range(self.other_count):
+            s = self.others[i]
+            for k in range(3):
+                table._hands[s][k] = tiles[at + k]
+            table.hand_size[s] = 3
+            at += 3
+        return table
+
+    cdef void tiles_shuffled(self, Stream stream, int *tiles) noexcept:
         cdef double keys[MAX_UNSEEN]
         cdef int order[MAX_UNSEEN]
-        cdef int i, j, at, k, s, moving
+        cdef int i, j, moving
         cdef double key
-        cdef Table table = self.table.copy()
         # The reference sorts the unseen tiles on one random key each, drawn in order; an
         # insertion sort is stable as ``sorted`` is.
         for i in range(self.unseen_count):
@@ -349,13 +412,24 @@ cdef class Dealer:
                 order[j + 1] = order[j]
                 j -= 1
             order[j + 1] = moving
-        for i in range(self.down_count):
-            table._garden[self.down_cells[i]] = self.unseen[order[i]] + FACE_DOWN
-        at = self.down_count
-        for i in range(self.other_count):
-            s = self.others[i]
-            for k in range(3):
-                table._hands[s][k] = self.unseen[order[at + k]]
-            table.hand_size[s] = 3
-            at += 3
-        return table
+        for i in range(self.unseen_count):
+            tiles[i] = self.unseen[order[i]]
+
+    cdef void tiles_with_passed(self, Stream stream, int *tiles) noexcept:
+        cdef int slots[MAX_UNSEEN]
+        cdef int rest[MAX_UNSEEN]
+        cdef int i, at = 0
+        for i in range(self.passed_slot_count):
+            slots[i] = self.passed_slots[i]
+        stream.shuffle(slots, self.passed_slot_count)
+        for i in range(self.unseen_count):
+            tiles[i] = -1
+        for i in range(min(self.passed_count, self.passed_slot_count)):
+            tiles[slots[i]] = self.passed[i]
+        for i in range(self.rest_count):
+            rest[i] = self.rest[i]
+        stream.shuffle(rest, self.rest_count)
+        for i in range(self.unseen_count):
+            if tiles[i] < 0:
+                tiles[i] = rest[at]
+                at += 1

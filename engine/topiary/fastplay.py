@@ -233,12 +233,11 @@ def determinizations(view, seed: int):
     consistent with the view, ``play_out(table)`` plays it to the end in place.
 
     Both draw from one ``random.Random(seed)`` stream, in compiled code when
-    ``fastplay.compiled`` is built, here otherwise, with the same results. A deal with tiles
-    the viewer passed on in a draft stays here (the compiled dealer deals one shuffle only).
+    ``fastplay.compiled`` is built, here otherwise, with the same results.
     """
     dealer = Dealer(view)
     rand = random.Random(seed)
-    if compiled is None or dealer.passed:
+    if compiled is None:
         return (lambda: dealer.deal(rand)), (lambda table: playout(table, rand.random))
     stream = compiled.Stream(rand)
     fast_dealer = compiled.Dealer(dealer)
