@@ -13,7 +13,12 @@ $(BIN)/.installed: requirements.txt requirements-dev.txt
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	touch $@
 
-venv: $(BIN)/.installed
+# The strong bot's compiled playouts (docs/decisions/0018-compiled-playouts.md): Cython and gcc.
+COMPILED := engine/topiary/_compiled$(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
+$(COMPILED): engine/topiary/_compiled.pyx $(BIN)/.installed
+	$(BIN)/python -m engine.topiary.build_compiled
+
+venv: $(BIN)/.installed $(COMPILED)
 
 # The embedded default: SQLite, in-memory channel layer; the web process also runs the
 # tasks and beat's schedule (topiary_site/embedded.py). The settings allow the HOST it

@@ -15,7 +15,8 @@ one decision per call. ``random`` (any game's, in ``engine.bots``) is uniform ov
     In a draft, greedy (and strong) keep the three highest values.
 ``strong``
     Information-set Monte Carlo search. Each iteration deals the unseen tiles at random
-    consistently with the view (``fastplay.Dealer``), picks a root step by UCB1, plays it
+    consistently with the view (``fastplay.determinizations``: compiled playouts when built,
+    the same games either way), picks a root step by UCB1, plays it
     and then random moves to the end, and scores the result for the bot (half for a win,
     half for the margin over the best other seat, squashed). A take step is a chance node:
     the deal fixes the taken tile, and the plant is picked by a bandit of its own for that
@@ -29,7 +30,6 @@ one decision per call. ``random`` (any game's, in ``engine.bots``) is uniform ov
 from __future__ import annotations
 
 import math
-import random
 import time
 
 from engine.rng import Rng
@@ -37,12 +37,11 @@ from engine.search import EXPLORATION, bandit, pick_best
 from engine.topiary.board import FACE_DOWN, LINES, TILE_VALUE, UNKNOWN
 from engine.topiary.fastplay import (
     POSITIONS_THROUGH,
-    Dealer,
     Table,
+    determinizations,
     hand_points,
     line_points,
     move_code,
-    playout,
 )
 from engine.topiary.moves import PLANT_STEP, TAKE_STEP, move_name
 from engine.topiary.scoring import BEATS, winners
@@ -287,8 +286,7 @@ def _strong(view, rng, budget, iterations) -> str:
         return _strong_plant(view, rng, start, budget, iterations)
     values = expected_step_scores(view, rivals=True)
     ranked = sorted(view.step_codes(), key=lambda code: (-values[code], code))
-    dealer = Dealer(view)
-    rand = random.Random(rng.next_u64())
+    deal, play_out = determinizations(view, rng.next_u64())
     seat = view.seat
     hand = list(view.hand)
     mine = [p for p, s in enumerate(view.visitors) if s == seat]
@@ -296,11 +294,11 @@ def _strong(view, rng, budget, iterations) -> str:
     plant_bandits: dict[tuple[int, int], _PlantBandit] = {}
 
     def rollout(index: int) -> float:
-        table = dealer.deal(rand)
+        table = deal()
         code = ranked[index]
         if code < TAKE_STEP:
             table.play(code)
-            playout(table, rand.random)
+            play_out(table)
             return _reward(table, seat)
         # A take is a chance node: this deal fixes the taken tile, and the plant is chosen
         # knowing it, by a bandit of its own per (take, tile).
@@ -312,7 +310,7 @@ def _strong(view, rng, budget, iterations) -> str:
             bandit = plant_bandits[code, took] = _PlantBandit(order)
         plant = bandit.select()
         table.play(move_code(position, cell, None if plant == 0 else hand[plant - 1]))
-        playout(table, rand.random)
+        play_out(table)
         reward = _reward(table, seat)
         bandit.update(plant, reward)
         return reward
@@ -325,16 +323,15 @@ def _strong_plant(view, rng, start: float, budget: float, iterations) -> str:
     """The plant of a pending take, searched knowing the taken tile: one arm per plant."""
     values = plant_scores(view, rivals=True)
     ranked = sorted(view.move_codes(), key=lambda code: (-values[code], code))
-    dealer = Dealer(view)
-    rand = random.Random(rng.next_u64())
+    deal, play_out = determinizations(view, rng.next_u64())
     seat = view.seat
     _, cell, took = view.pending
 
     def rollout(index: int) -> float:
-        table = dealer.deal(rand)
+        table = deal()
         code = ranked[index]
         table.plant(cell, took if code == PLANT_STEP else code - PLANT_STEP - 1)
-        playout(table, rand.random)
+        play_out(table)
         return _reward(table, seat)
 
     best = bandit(len(ranked), rollout, start, budget, iterations)

@@ -11,6 +11,12 @@ Scoring is ``engine.topiary.scoring``'s one core, re-exported here: a sight line
 summarised as ``(points, seen)`` by ``line_points``: points are the values seen plus the
 type bonus, and ``seen`` is a bitmask of the tiles seen (bit ``tile``). A hand tile scores
 when ``seen & BEATS[tile]`` is non-zero (``hand_points``).
+
+This module is the reference. The searches draw their determinizations and playouts from
+``determinizations``, which uses ``engine.topiary._compiled`` (the same deals, playouts and
+scores in C, built by ``make venv``) when it is built, and this module when it is not: both
+draw one ``random.Random`` stream the same way, so a search plays the same games either way
+and only its speed differs (docs/decisions/0018-compiled-playouts.md).
 """
 
 from __future__ import annotations
@@ -28,6 +34,11 @@ from engine.topiary.scoring import hand_points as hand_points
 from engine.topiary.scoring import line_points as line_points
 from engine.topiary.scoring import totals
 from engine.topiary.state import State
+
+try:
+    from engine.topiary import _compiled as compiled
+except ImportError:  # not built (``make venv`` builds it): the reference plays the same games
+    compiled = None
 
 PLANTS = 41
 #: Per cell: the positions whose sight line holds it.
@@ -215,3 +226,20 @@ def playout(table: Table, rand) -> None:
             while not unplaced[seat]:
                 seat = (seat + 1) % players
     table.to_move = -1
+
+
+def determinizations(view, seed: int):
+    """``(deal, play_out)`` for a search of ``view``: ``deal()`` is a random full table
+    consistent with the view, ``play_out(table)`` plays it to the end in place.
+
+    Both draw from one ``random.Random(seed)`` stream, in compiled code when
+    ``fastplay.compiled`` is built, here otherwise, with the same results.
+    """
+    dealer = Dealer(view)
+    rand = random.Random(seed)
+    if compiled is None:
+        return (lambda: dealer.deal(rand)), (lambda table: playout(table, rand.random))
+    stream = compiled.Stream(rand)
+    fast_dealer = compiled.Dealer(dealer)
+    fast_playout = compiled.playout
+    return (lambda: fast_dealer.deal(stream)), (lambda table: fast_playout(table, stream))

@@ -1,0 +1,156 @@
+"""Compiled playouts against the reference (``fastplay``): same seeded stream, same games.
+
+Thousands of seeded deals, playouts and scorings go through both and must come out
+identical, and the strong bot must choose the same steps either way.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import bots, topiary
+from engine.rng import Rng
+from engine.topiary import fastplay
+
+compiled = fastplay.compiled
+
+TABLES = [
+    {"players": 2},
+    {"players": 3, "must_pick": True},
+    {"players": 4, "corner_diagonals": False},
+    {"players": 3, "draft": True},
+]
+
+
+def positions_along_random_games(options: dict, games: int, seed: int):
+    """Every position of ``games`` random games (draft positions included)."""
+    rng = Rng(seed)
+    out = []
+    for game in range(games):
+        state = topiary.new_game(topiary.Options(**options), seed * 1000 + game)
+        while not state.is_over:
+            out.append(state)
+            state = state.apply_code(rng.choice(state.move_codes()))
+    return out
+
+
+def play_phase_positions(options: dict, games: int, seed: int):
+    return [s for s in positions_along_random_games(options, games, seed) if s.phase == "play"]
+
+
+def same_table(reference, fast) -> None:
+    assert fast.garden == reference.garden
+    assert fast.visitors == reference.visitors
+    assert fast.unplaced == reference.unplaced
+    assert fast.hands == reference.hands
+    assert fast.to_move == reference.to_move
+    assert fast.totals() == reference.totals()
+
+
+def test_the_compiled_playouts_are_built_by_the_projects_set_up():
+    assert compiled is not None, "engine/topiary/_compiled.pyx is not built: run `make venv`"
+
+
+@pytest.mark.parametrize(
+    "options", TABLES, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items())
+)
+def test_seeded_playouts_end_in_the_same_garden_hands_and_scores(options):
+    positions = play_phase_positions(options, 30, seed=len(options))
+    assert len(positions) > 400
+    for i, state in enumerate(positions):
+        reference = fastplay.Table(state)
+        fast = compiled.Table.of(reference)
+        rand = random.Random(i)
+        stream = compiled.Stream(random.Random(i))
+        fastplay.playout(reference, rand.random)
+        compiled.playout(fast, stream)
+        same_table(reference, fast)
+        # Both drew the same count of numbers: the streams go on together.
+        assert stream.random() == rand.random()
+
+
+@pytest.mark.parametrize(
+    "options", TABLES, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items())
+)
+def test_seeded_determinizations_of_a_view_deal_the_same_tiles(options):
+    passed = 0
+    for i, state in enumerate(play_phase_positions(options, 10, seed=7)):
+        reference = fastplay.Dealer(state.view(state.to_move))
+        passed += bool(reference.passed)
+        fast = compiled.Dealer(reference)
+        rand = random.Random(i)
+        stream = compiled.Stream(random.Random(i))
+        for _ in range(3):
+            dealt, fast_dealt = reference.deal(rand), fast.deal(stream)
+            same_table(dealt, fast_dealt)
+            fastplay.playout(dealt, rand.random)
+            compiled.playout(fast_dealt, stream)
+            same_table(dealt, fast_dealt)
+    # A draft's tiles passed on are dealt only where they can be, by two shuffles.
+    assert passed > 50 if options.get("draft") else passed == 0
+
+
+def test_move_codes_and_plants_of_a_pending_take_play_the_same():
+    rng = Rng(21)
+    for options in TABLES[:3]:
+        for state in play_phase_positions(options, 3, seed=21)[::3]:
+            reference = fastplay.Table(state)
+            fast = compiled.Table.of(reference)
+            code = rng.choice(state.move_codes())
+            reference.play(code)
+            fast.play(code)
+            same_table(reference, fast)
+            take = next((s for s in state.legal_steps() if " " in s), None)
+            if take is None:
+                continue
+            pending = state.apply(take)
+            reference = fastplay.Table(pending)
+            fast = compiled.Table.of(reference)
+            _, cell, took = pending.pending
+            plant = rng.choice([took, *pending.hands[state.to_move]])
+            reference.plant(cell, plant)
+            fast.plant(cell, plant)
+            same_table(reference, fast)
+
+
+def test_a_stream_draws_and_shuffles_as_the_random_generator_and_can_hand_it_back():
+    rand = random.Random(2026)
+    stream = compiled.Stream(rand)
+    # 2,000 draws cross the Mersenne Twister's refill (every 312 doubles) several times.
+    drawn = [stream.random() for _ in range(2000)]
+    expected = random.Random(2026)
+    assert drawn == [expected.random() for _ in range(2000)]
+    stream.store(rand)
+    assert rand.random() == expected.random()
+    for n in (1, 2, 3, 7, 8, 31, 33):
+        for seed in range(50):
+            items = list(range(n))
+            random.Random(seed).shuffle(items)
+            assert compiled.Stream(random.Random(seed)).shuffled(list(range(n))) == items
+
+
+def strong_choices(positions) -> list[str]:
+    choices = []
+    for i, state in enumerate(positions):
+        view = state.view(state.to_move)
+        choices.append(bots.choose_move(view, "strong", rng=Rng(i), iterations=60))
+        take = next((s for s in state.legal_steps() if " " in s), None)
+        if take is not None:
+            pending = state.apply(take).view(state.to_move)
+            choices.append(bots.choose_move(pending, "strong", rng=Rng(i), iterations=30))
+    return choices
+
+
+@pytest.mark.parametrize(
+    "options", TABLES, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items())
+)
+def test_the_strong_bot_chooses_the_same_steps_with_and_without_the_compiled_playouts(
+    options, monkeypatch
+):
+    positions = play_phase_positions(options, 1, seed=3)[::2]
+    fast = strong_choices(positions)
+    # As on a machine where the compiled module is not built.
+    monkeypatch.setattr(fastplay, "compiled", None)
+    assert strong_choices(positions) == fast
