@@ -12,10 +12,7 @@ from games import frames, live
 from games.models import Game, Seat
 from games.services.rematch import rematch_lapse
 from games.services.turns import _game_call_off, _players_seat_and_state, _seat_forfeit
-from games.services.writer import (
-    Refused,
-    _with_game,
-)
+from games.services.writer import Refused, _with_game
 
 
 def game_resign(*, game_id: int, user) -> Game:

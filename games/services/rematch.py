@@ -6,11 +6,7 @@ from django.utils.translation import gettext as _
 
 from games.models import Game, Seat
 from games.services.tables import game_create
-from games.services.writer import (
-    Refused,
-    _after_commit_game,
-    _with_game,
-)
+from games.services.writer import Refused, _after_commit_game, _with_game
 
 
 def _rematch_seat(game: Game, seats: list[Seat], user) -> Seat:

@@ -5,10 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from games.models import Game, Seat
-from games.services.writer import (
-    _after_commit_game,
-    _with_game,
-)
+from games.services.writer import _after_commit_game, _with_game
 from games.signals import game_finished, game_scored
 
 

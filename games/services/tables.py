@@ -19,12 +19,7 @@ from engine.games import game_definition
 from games import engine_text, user_events
 from games.models import Game, Seat
 from games.services.turns import _turn_begin
-from games.services.writer import (
-    Refused,
-    _after_commit_game,
-    _after_commit_lobby,
-    _with_game,
-)
+from games.services.writer import Refused, _after_commit_game, _after_commit_lobby, _with_game
 
 #: The bot levels, each as people read it (the lobby's and the table's choices).
 BOT_LEVEL_CHOICES = tuple(User.BotLevel.choices)

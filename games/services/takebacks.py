@@ -7,11 +7,7 @@ from django.utils.translation import gettext as _
 
 from games.models import Game, Seat
 from games.services.turns import _players_seat_and_state, _turn_begin
-from games.services.writer import (
-    Refused,
-    _after_commit_game,
-    _with_game,
-)
+from games.services.writer import Refused, _after_commit_game, _with_game
 
 
 def _takeback_seats(game: Game, seats: list[Seat], user) -> tuple[Seat, Seat]:

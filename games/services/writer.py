@@ -25,7 +25,8 @@ from topiary_site import metrics
 from topiary_site.socket_db import serving_loop
 from topiary_site.text import sentence
 
-log = logging.getLogger(__name__)
+#: Named for the package: the move lines keep the logger name they had before the split.
+log = logging.getLogger("games.services")
 
 
 class Refused(Exception):
