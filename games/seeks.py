@@ -136,7 +136,7 @@ def seek_place(
     within that many points of the player's rating (None: anyone); ``bots_after``
     (3-4 players): seconds before bots fill the free seats (None: people only).
     """
-    services._check_human(user)
+    services.human_check(user)
     kind, players, time_control, rated = _cell_checked(kind, players, time_control, rated)
     if rating_range is not None and rating_range not in RATING_RANGES:
         raise Refused(

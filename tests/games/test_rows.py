@@ -9,7 +9,7 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from games import rows, selectors, services
+from games import rows, selectors, services, thinking
 from games.models import Game, Seat
 from tests.games.conftest import bot_to_move, live_game, play_out
 
@@ -132,15 +132,15 @@ def test_a_locked_read_sees_the_seats_the_writer_it_waited_for_committed(make_pl
 def test_a_bot_reads_its_game_in_one_statement_before_it_thinks(make_player, monkeypatch):
     """The bot's turn reads the game unlocked to think (the strong bot thinks for a
     second), then under the lock to play: the first read is one statement too."""
-    game = bot_to_move(make_player(), kind="topiary")
+    game = bot_to_move(make_player(), level="greedy", kind="topiary")
     read_before_thinking = []
-    choose = services.bot_choose
 
-    def thinking(**kwargs):
+    def think_here(function, *args):
+        # The embedded runner's hook for a thinking process: here, the thinking starts.
         read_before_thinking.append(len(statements.captured_queries))
-        return choose(**kwargs)
+        return function(*args)
 
-    monkeypatch.setattr(services, "bot_choose", thinking)
+    monkeypatch.setattr(thinking, "offload", think_here)
     with CaptureQueriesContext(connection) as statements:
         played = services.bot_move_play(game_id=game.pk, ply=game.ply)
     assert played is not None and played.ply == game.ply + 1

@@ -8,6 +8,8 @@ import re
 import signal
 import subprocess
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
@@ -19,6 +21,7 @@ from games import selectors, services
 from games.actions import action_run
 from games.models import Game
 from tests.games.conftest import every_player_moves, live_game
+from topiary_site.celery import app as celery_app
 from topiary_site.socket_db import db_urgent
 
 pytestmark = [
@@ -41,6 +44,21 @@ def wait_for(game: Game, ready) -> Game:
             return game
         time.sleep(0.1)
     raise AssertionError(f"game {game.pk} stuck at ply {game.ply} ({game.status})")
+
+
+#: The broker queue each worker consumes (the Procfile's ``--queues``).
+QUEUES = {"worker": "celery", "bots": "bots"}
+
+
+@contextmanager
+def tasks_lost(workers, kind: str) -> Iterator[list[int]]:
+    """Tasks for ``kind``'s worker queued inside the block are lost, as when the broker
+    restarts without saving while that worker is down. The list yielded gets how many."""
+    lost: list[int] = []
+    with workers.down(kind):
+        yield lost
+        with celery_app.connection_for_write() as broker:
+            lost.append(broker.default_channel.queue_purge(QUEUES[kind]))
 
 
 def play_against_bots(game: Game, human) -> Game:
@@ -101,25 +119,26 @@ def test_a_four_player_topiary_table_with_three_bots_finishes(celery_worker, mak
     assert sorted(seat.rank for seat in seats)[0] == 1
 
 
-def test_the_sweep_requeues_a_bot_turn_whose_task_was_lost(celery_worker, make_player, monkeypatch):
+def test_the_sweep_requeues_a_bot_turn_whose_task_was_lost(celery_worker, make_player):
     human = make_player()
-    monkeypatch.setattr(services, "_queue_bot", lambda game: None)
-    game = services.bot_game_create(
-        user=human,
-        kind="topiary",
-        level="random",
-        rated=False,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=3,
-    )
-    if not game.bot_to_move:
-        frame = selectors.game_state_for(game.pk, human)
-        services.move_play(game_id=game.pk, user=human, ply=0, move=frame["legal_moves"][0])
-        game.refresh_from_db()
+    with tasks_lost(celery_worker, "bots") as lost:
+        game = services.bot_game_create(
+            user=human,
+            kind="topiary",
+            level="random",
+            rated=False,
+            clock_initial=None,
+            clock_increment=None,
+            correspondence_days=3,
+        )
+        if not game.bot_to_move:
+            frame = selectors.game_state_for(game.pk, human)
+            services.move_play(game_id=game.pk, user=human, ply=0, move=frame["legal_moves"][0])
+            game.refresh_from_db()
+    assert lost == [1]
     lost_at = game.ply
-    assert game.bot_to_move
-    monkeypatch.undo()
+    game.refresh_from_db()
+    assert game.bot_to_move and game.ply == lost_at
     Game.objects.filter(pk=game.pk).update(
         turn_started_at=game.turn_started_at - timedelta(minutes=1)
     )
@@ -186,7 +205,7 @@ def test_a_bot_plays_a_take_in_two_steps_each_its_own_ply(celery_worker, make_pl
 
 
 def test_a_take_left_pending_by_a_flagged_seat_is_planted_by_the_stand_in(
-    celery_worker, make_player, monkeypatch
+    celery_worker, make_player
 ):
     ann, bob, cat = make_player(), make_player(), make_player()
     game = live_game([ann, bob, cat], first_player=0)
@@ -195,13 +214,13 @@ def test_a_take_left_pending_by_a_flagged_seat_is_planted_by_the_stand_in(
     services.move_play(game_id=game.pk, user=ann, ply=0, move=step)
     game.refresh_from_db()
     # Ann's clock runs out between her two steps, and the stand-in's first task is lost.
-    monkeypatch.setattr(services, "_queue_bot", lambda game: None)
     Game.objects.filter(pk=game.pk).update(
         deadline=game.deadline - timedelta(seconds=301),
         turn_started_at=game.turn_started_at - timedelta(seconds=301),
     )
-    services.games_sweep()
-    monkeypatch.undo()
+    with tasks_lost(celery_worker, "bots") as lost:
+        services.games_sweep()
+    assert lost == [1]
     game.refresh_from_db()
     assert game.seats.get(index=0).forfeit == "time" and game.bot_to_move and game.ply == 1
     assert selectors.game_state_for(game.pk, None)["pending"]["seat"] == 0
@@ -216,12 +235,12 @@ def test_a_take_left_pending_by_a_flagged_seat_is_planted_by_the_stand_in(
     assert game.turns()[0]["move"].startswith(step + "=")
 
 
-def test_the_sweep_requeues_a_scoring_that_was_lost(celery_worker, make_player, monkeypatch):
+def test_the_sweep_requeues_a_scoring_that_was_lost(celery_worker, make_player):
     ann, bob = make_player(), make_player()
     game = every_player_moves(live_game([ann, bob], rated=True), [ann, bob])
-    monkeypatch.setattr(services, "_queue_score", lambda game: None)
-    services.game_resign(game_id=game.pk, user=ann)
-    monkeypatch.undo()
+    with tasks_lost(celery_worker, "worker") as lost:
+        services.game_resign(game_id=game.pk, user=ann)
+    assert lost == [1]
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.record is None
     Game.objects.filter(pk=game.pk).update(finished_at=game.finished_at - timedelta(minutes=1))
@@ -230,19 +249,10 @@ def test_the_sweep_requeues_a_scoring_that_was_lost(celery_worker, make_player, 
     assert game.result["ranks"] == [2, 1]
 
 
-def test_games_that_end_together_on_sockets_are_scored_from_one_batch(
-    celery_worker, make_player, monkeypatch
-):
+def test_games_that_end_together_on_sockets_are_scored_from_one_batch(celery_worker, make_player):
     pairs = [(make_player(), make_player()) for _ in range(3)]
     games = [every_player_moves(live_game(list(pair), rated=True), pair) for pair in pairs]
-    batches = []
-    publish = services._score_batches.publish
-
-    def published(game_ids):
-        batches.append(sorted(game_ids))
-        publish(game_ids)  # to the real broker, for the real worker
-
-    monkeypatch.setattr(services._score_batches, "publish", published)
+    seen = len(celery_worker.worker.log())
 
     async def resign_on_sockets():
         # As each player's socket does: the request runs on the socket database threads.
@@ -257,7 +267,10 @@ def test_games_that_end_together_on_sockets_are_scored_from_one_batch(
     for game in games:
         game = wait_for(game, lambda g: g.result is not None)
         assert game.result["ranks"] == [2, 1]
-    assert batches == [sorted(game.pk for game in games)]
+    # The worker received one task for the three scorings, and no task for one game.
+    received = celery_worker.worker.log()[seen:]
+    assert len(re.findall(r"Task games\.tasks\.games_score\[[0-9a-f-]+\] received", received)) == 1
+    assert "Task games.tasks.game_score[" not in received
 
 
 def test_beat_flags_a_clock_that_ran_out_with_nobody_watching(

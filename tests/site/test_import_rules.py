@@ -115,4 +115,4 @@ def test_the_rules_see_imports_inside_functions():
     graph = _graph()
     # tournaments.services imports games.services inside a function (game creation).
     assert "games.services" in graph["tournaments.services"]
-    assert "games.frames" in graph["games.services"]
+    assert "games.frames" in graph["games.services.writer"]

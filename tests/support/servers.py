@@ -15,8 +15,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
-from contextlib import closing
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
@@ -176,11 +176,24 @@ class Workers:
     ``bots`` (bot moves, on their own queue), started, stopped and killed together."""
 
     def __init__(self, env: dict[str, str], log_dir: Path):
+        self.env, self.log_dir = env, log_dir
         port = str(free_port())
         self.worker = Process("worker", {**env, "PORT": port}, log_dir)
         self.bots = Process("bots", {**env, "PORT": port}, log_dir)
         self.worker.wait_for_log("ready.")
         self.bots.wait_for_log("ready.")
+
+    @contextmanager
+    def down(self, kind: str) -> Iterator[None]:
+        """``kind``'s worker ("worker" or "bots") is stopped inside the block and a new one
+        (with a log of its own) is consuming after it."""
+        getattr(self, kind).stop()
+        try:
+            yield
+        finally:
+            fresh = Process(kind, {**self.env, "PORT": str(free_port())}, self.log_dir)
+            fresh.wait_for_log("ready.")
+            setattr(self, kind, fresh)
 
     def log(self) -> str:
         """Both workers' output (each part only grows, so counts in it only grow)."""
