@@ -36,9 +36,9 @@ from games.models import Game, Seat
 from games.score_batches import ScoreBatches
 from games.signals import game_finished, game_scored
 from games.thinking import bot_choose
-from topiary_site import metrics
-from topiary_site.socket_db import serving_loop
-from topiary_site.text import sentence
+from kit import metrics
+from kit.socket_db import serving_loop
+from kit.text import sentence
 
 #: Longest move text accepted (the longest legal notation is far shorter).
 MOVE_MAX_LENGTH = 64
