@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 
 from accounts.models import Preferences, User
-from topiary_site.rows import Columns
+from kit.rows import Columns
 
 
 class PlayerBackend(ModelBackend):

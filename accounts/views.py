@@ -34,7 +34,7 @@ from accounts.forms import (
     TwoFactorCodeForm,
 )
 from accounts.models import Preferences, User
-from topiary_site.i18n import browser_language
+from kit.language import browser_language
 
 # The password is right, the code still to come: who, how, and since when (session keys).
 PENDING_USER = "two_factor_user"

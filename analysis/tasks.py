@@ -3,7 +3,7 @@
 from celery import shared_task
 
 from analysis import services
-from topiary_site.celery import DURABLE
+from kit.durable import DURABLE
 
 
 @shared_task(bind=True, **DURABLE)

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from chat import selectors, services
 from chat.rooms import rooms_for, write_closed
-from topiary_site.socket_db import db
+from kit.socket_db import db
 
 
 def chat_request(text_data) -> dict | None:

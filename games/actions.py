@@ -13,7 +13,7 @@ from collections.abc import Callable
 from games import services
 from games.models import Game
 from games.services import Refused
-from topiary_site import logs, metrics
+from kit import logs, metrics
 
 
 def _ply_of(params: dict) -> int | None:

@@ -16,13 +16,13 @@ from collections import Counter, deque
 from django.conf import settings
 from django.utils.translation import gettext as _
 
+from accounts.sockets import SiteConsumer
 from chat.sockets import chat_frame, chat_receive
 from games import live, seek_selectors, seeks, selectors, services
 from games.actions import SOCKET_ACTIONS, action_run, refused_frame
 from games.models import Game
-from topiary_site import metrics
-from topiary_site.consumer_base import SiteConsumer
-from topiary_site.socket_db import db, db_urgent
+from kit import metrics
+from kit.socket_db import db, db_urgent
 
 log = logging.getLogger(__name__)
 

@@ -19,8 +19,8 @@ from collections.abc import Callable
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from topiary_site.socket_db import serving_loop
-from topiary_site.wire import frame_text
+from kit.socket_db import serving_loop
+from kit.wire import frame_text
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +62,7 @@ async def _send_all(events: list[tuple[str, Event]], *, here_done: bool = False)
         return
     send_many = getattr(layer, "group_send_many", None)
     if send_many is not None:
-        # The Redis layer sends them all in two round trips (topiary_site.channel_layer),
+        # The Redis layer sends them all in two round trips (kit.channel_layer),
         # and builds a lazy event only for a group it finds members in.
         await (send_many(events, here_done=True) if here_done else send_many(events))
         return

@@ -6,7 +6,7 @@ game under its lock. Through the ORM that was two queries (the game, then its se
 their users), and building and compiling them cost more CPU than the database spent
 answering: 1.6 ms of a page's arrival (docs/decisions/0009-hot-reads-written-once.md).
 Here the statement is written once per database and the rows become the same model
-objects the ORM would make (``topiary_site.rows``), the seat's user and game cached on it
+objects the ORM would make (``kit.rows``), the seat's user and game cached on it
 as ``select_related`` and the related manager do.
 """
 
@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from games.models import Game, Seat
-from topiary_site.rows import Columns
+from kit.rows import Columns
 
 
 @functools.cache

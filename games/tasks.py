@@ -9,8 +9,8 @@ import logging
 from celery import shared_task
 
 from games import seeks, services
-from topiary_site.celery import DURABLE
-from topiary_site.logs import about_game
+from kit.durable import DURABLE
+from kit.logs import about_game
 
 log = logging.getLogger(__name__)
 

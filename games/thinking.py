@@ -15,8 +15,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-#: Set by the embedded runner: runs a function with its arguments in a thinking process.
+#: Set when the embedded runner starts: runs a function with its arguments in a thinking
+#: process.
 offload: Callable[..., Any] | None = None
+
+
+def runner_started(*, runner: Any, **_) -> None:
+    """The embedded runner offers its thinking processes (``kit.signals``): bots think there."""
+    global offload
+    offload = runner.think
 
 
 def bot_choose_in_view(view: Any, level: str, seed: str, budget: float) -> str:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from django.db.models import F, Window
 from django.db.models.functions import Rank
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engine import puzzles as engine_puzzles
@@ -162,6 +163,15 @@ def streak_rank(*, user, today: datetime.date) -> int | None:
 def daily_puzzle_of(date: datetime.date) -> DailyPuzzle | None:
     """The stored puzzle of a date, or None if nobody has made it yet (never makes it)."""
     return DailyPuzzle.objects.filter(date=date).first()
+
+
+def daily_puzzle_ready() -> dict[str, bool]:
+    """Whether today's and tomorrow's puzzles exist (``/status.json``; never what they are)."""
+    today = timezone.localdate()
+    return {
+        "today": daily_puzzle_of(today) is not None,
+        "tomorrow": daily_puzzle_of(today + datetime.timedelta(days=1)) is not None,
+    }
 
 
 def solved_count(user) -> int:

@@ -24,11 +24,11 @@ from django.utils.translation import ngettext
 from engine import puzzles as engine_puzzles
 from engine.errors import EngineError
 from games import engine_text
+from kit import metrics
+from kit.text import sentence
 from puzzles.models import DailyPuzzle, PuzzleAttempt, PuzzleStreak
 from ratings import elo
 from ratings.services import rating_record_puzzle
-from topiary_site import metrics
-from topiary_site.text import sentence
 
 # The first key of PostgreSQL's two-key advisory locks held while a date's puzzle is made.
 _DAILY_LOCK_NAMESPACE = 0x7A21

@@ -13,11 +13,12 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from topiary_site import embedded, heap  # noqa: E402
-from topiary_site.limits import HttpLimits  # noqa: E402
-from topiary_site.origin import SameOriginValidator  # noqa: E402
+from accounts.sockets import socket_auth_stack  # noqa: E402
+from kit import heap  # noqa: E402
+from kit.limits import HttpLimits  # noqa: E402
+from kit.origin import SameOriginValidator  # noqa: E402
+from topiary_site import embedded  # noqa: E402
 from topiary_site.routing import websocket_urlpatterns  # noqa: E402
-from topiary_site.socket_db import socket_auth_stack  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

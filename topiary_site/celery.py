@@ -4,7 +4,6 @@ import os
 
 from celery import Celery
 from celery.fixups.django import DjangoWorkerFixup
-from django.db import DatabaseError
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "topiary_site.settings")
 
@@ -14,25 +13,13 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
-#: How every task that writes game or tournament state runs: acknowledged only when done,
-#: handed to another worker if its process dies, and retried with backoff when the
-#: database or broker blinks. Tasks are written to be safe to run twice.
-DURABLE = {
-    "acks_late": True,
-    "reject_on_worker_lost": True,
-    "autoretry_for": (DatabaseError, ConnectionError),
-    "retry_backoff": True,
-    "max_retries": 5,
-}
-
-
 # Operations (issue 23): task run time and queue lag for /metrics, and beat's heartbeat
 # for /health/ (beat notes each task it sends; only the beat process connects this).
 from celery.signals import beat_init, before_task_publish, worker_process_init  # noqa: E402
 
+import kit.heap as heap  # noqa: E402
+import kit.metrics as metrics  # noqa: E402
 import topiary_site.beat as beat  # noqa: E402
-import topiary_site.heap as heap  # noqa: E402
-import topiary_site.metrics as metrics  # noqa: E402
 
 metrics.connect_celery_signals()
 
@@ -45,16 +32,8 @@ def _beat_notes_what_it_sends(**_):
 
 @worker_process_init.connect(weak=False)
 def _worker_heap_settled(**_):
-    """A worker's pool process has everything loaded once it starts (topiary_site.heap)."""
+    """A worker's pool process has everything loaded once it starts (kit.heap)."""
     heap.settle()
-
-
-@worker_process_init.connect(weak=False)
-def _worker_pushes_from_one_loop(**_):
-    """A pool process keeps one event loop, and so its Redis connections, for its pushes."""
-    from games import live
-
-    live.pushes_from_own_loop()
 
 
 def _connections_back_to_the_pool(fixup: DjangoWorkerFixup) -> None:

@@ -10,8 +10,9 @@ layer only reaches sockets of this very process, so the work is done here:
   Each job runs through ``sync_to_async`` on the server's event loop, so a push to
   sockets from inside a task goes to that loop, where the in-memory layer lives.
 - **Bot thinking** runs in a small pool of processes (``EMBEDDED_THINKERS``, default
-  the number of CPUs) through ``games.thinking``: a search on a thread of this process
-  would hold the interpreter lock against every page and socket for its seconds.
+  the number of CPUs), offered to ``games.thinking`` by ``kit.signals``: a search on a
+  thread of this process would hold the interpreter lock against every page and socket
+  for its seconds.
 - **Beat**: Celery's own ``celery.beat.Scheduler`` runs ``CELERY_BEAT_SCHEDULE`` (the
   schedule gathered from every app's ``schedule.py``, the one beat runs in production)
   in a thread, sending the due tasks to the pool above.
@@ -44,7 +45,7 @@ from celery.beat import Scheduler
 from django.conf import settings
 from django.db import close_old_connections
 
-from games import thinking
+from kit.signals import embedded_runner_started
 
 log = logging.getLogger(__name__)
 
@@ -233,7 +234,7 @@ def start() -> Runner:
             _runner = Runner(
                 threads=settings.EMBEDDED_TASK_THREADS, thinkers=settings.EMBEDDED_THINKERS
             )
-            thinking.offload = _runner.think
+            embedded_runner_started.send(sender=Runner, runner=_runner)
             _runner.start_scheduler()
             log.info(
                 "embedded: tasks on %d threads, bots think in %d processes, beat in-process",

@@ -183,10 +183,10 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "topiary_site.i18n.PlayerLanguageMiddleware",
+    "accounts.i18n.PlayerLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "topiary_site.logs.RequestIdMiddleware",
+    "kit.logs.RequestIdMiddleware",
     "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
@@ -256,7 +256,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.preferences",
-                "topiary_site.i18n.script_catalogue",
+                "accounts.i18n.script_catalogue",
             ],
         },
     },
@@ -312,7 +312,7 @@ REDIS_URL = env("REDIS_URL")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "topiary_site.channel_layer.RedisChannelLayer",
+            "BACKEND": "kit.channel_layer.RedisChannelLayer",
             "CONFIG": {
                 "hosts": [channel_layer_host(REDIS_URL)],
                 "prefix": env("CHANNEL_PREFIX", "topiary"),
@@ -419,7 +419,7 @@ CHAT_USER_WINDOW = int(env("CHAT_USER_WINDOW", "10"))
 CHAT_ROOM_LIMIT = int(env("CHAT_ROOM_LIMIT", "20"))
 CHAT_ROOM_WINDOW = int(env("CHAT_ROOM_WINDOW", "10"))
 
-# Requests running in Django at once per process (topiary_site.limits); each holds a
+# Requests running in Django at once per process (kit.limits); each holds a
 # thread and a pooled database connection, the rest wait without either.
 HTTP_CONCURRENCY = int(env("HTTP_CONCURRENCY", "8"))
 # Threads for websocket database work per process (games.consumers). With
@@ -431,7 +431,7 @@ SOCKET_DB_THREADS = int(env("SOCKET_DB_THREADS", "8"))
 # (docs/decisions/0004-socket-database-threads.md).
 SOCKET_PAGE_THREADS = int(env("SOCKET_PAGE_THREADS", "2"))
 # Servers freeze the heap they loaded and collect young objects in larger batches
-# (topiary_site/heap.py). Not under pytest: its process loads the application halfway
+# (kit/heap.py). Not under pytest: its process loads the application halfway
 # through a session, and the servers the tests start are processes of their own.
 SETTLE_HEAP = env_bool("SETTLE_HEAP", True) and "pytest" not in sys.modules
 
@@ -443,7 +443,7 @@ HOUSE_BOT_ANSWER_DELAY = float(env("HOUSE_BOT_ANSWER_DELAY") or 5.0)
 
 # ---------------------------------------------------------------- Operations (issue 23)
 # Health (/health/live/, /health/ready/, /health/: topiary_site.health), metrics
-# (/metrics: topiary_site.metrics), structured logs, optional error reporting.
+# (/metrics: kit.metrics), structured logs, optional error reporting.
 
 # The proxy and the containers' health checks ask over plain HTTP from inside.
 SECURE_REDIRECT_EXEMPT = [r"^health/", r"^metrics$"]
@@ -460,10 +460,10 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # Every handler runs both: "scrub" masks secrets (reset and confirmation links,
-    # addresses, credentials) in every line, whoever logged it (topiary_site/logs.py).
+    # addresses, credentials) in every line, whoever logged it (kit/logs.py).
     "filters": {
-        "context": {"()": "topiary_site.logs.ContextFilter"},
-        "scrub": {"()": "topiary_site.logs.ScrubFilter"},
+        "context": {"()": "kit.logs.ContextFilter"},
+        "scrub": {"()": "kit.logs.ScrubFilter"},
     },
     "formatters": {
         "json": {
@@ -507,10 +507,10 @@ warnings.filterwarnings(
 # Celery's processes log through LOGGING above (JSON too) instead of their own format.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
-# Error reporting: off unless SENTRY_DSN is set; events are scrubbed (topiary_site.errors).
+# Error reporting: off unless SENTRY_DSN is set; events are scrubbed (kit.errors).
 SENTRY_DSN = env("SENTRY_DSN")
 if SENTRY_DSN:
-    from topiary_site import errors
+    from kit import errors
 
     errors.init(
         SENTRY_DSN,

@@ -6,8 +6,10 @@ from django.views.decorators.cache import cache_page
 from django.views.i18n import JavaScriptCatalog
 from health_check.views import HealthCheckView
 
+from accounts import i18n
 from api.urls import api_urls
-from topiary_site import health, i18n, metrics, views
+from kit import metrics
+from topiary_site import health, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -30,7 +32,7 @@ urlpatterns = [
     path("", include("learn.urls")),
     path("api/", api_urls),
     path("admin/", admin.site.urls),
-    # Operations: see topiary_site/health.py and topiary_site/metrics.py.
+    # Operations: see topiary_site/health.py and kit/metrics.py.
     path("health/live/", HealthCheckView.as_view(checks=()), name="health_live"),
     path(
         "health/ready/",

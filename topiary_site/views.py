@@ -1,14 +1,12 @@
 """Pages of the site itself rather than of one app."""
 
-import datetime
-
 from django.conf import settings
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from puzzles.selectors import daily_puzzle_of
+from kit import status as status_entries
 
 
 def home(request):
@@ -19,16 +17,13 @@ def home(request):
 @require_GET
 def status(request):
     """What the periodic jobs have made ready, for operators and monitoring (no secrets:
-    whether tomorrow's puzzle exists, never what it is)."""
-    today = timezone.localdate()
+    whether tomorrow's puzzle exists, never what it is). The apps add their entries
+    (``kit.status``)."""
     return JsonResponse(
         {
             "server_time": int(timezone.now().timestamp() * 1000),
             "jobs": sorted(settings.CELERY_BEAT_SCHEDULE),
             "jobs_run_by": "web process" if settings.EMBEDDED_RUNNER else "celery beat",
-            "daily_puzzle": {
-                "today": daily_puzzle_of(today) is not None,
-                "tomorrow": daily_puzzle_of(today + datetime.timedelta(days=1)) is not None,
-            },
+            **status_entries.entries(),
         }
     )

@@ -4,9 +4,9 @@ The database holds the truth; a client that hears a newer version fetches the
 page's live part again over HTTP (as lichess does), so a lost message costs nothing.
 """
 
+from accounts.sockets import SiteConsumer
 from chat.sockets import chat_frame, chat_receive, chat_request
-from topiary_site.consumer_base import SiteConsumer
-from topiary_site.socket_db import db
+from kit.socket_db import db
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_group
 

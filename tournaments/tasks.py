@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from topiary_site.celery import DURABLE
+from kit.durable import DURABLE
 from tournaments import selectors, services
 
 

@@ -36,7 +36,7 @@ from engine.topiary.scoring import totals
 from engine.topiary.state import State
 
 try:
-    from engine.topiary import _compiled as compiled
+    import engine.topiary._compiled as compiled
 except ImportError:  # not built (``make venv`` builds it): the reference plays the same games
     compiled = None
 

@@ -26,7 +26,7 @@ from games.services.writer import (
 )
 from games.signals import game_finished
 from games.thinking import bot_choose
-from topiary_site import metrics
+from kit import metrics
 
 #: Longest move text accepted (the longest legal notation is far shorter).
 MOVE_MAX_LENGTH = 64

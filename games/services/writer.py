@@ -21,9 +21,9 @@ from django.utils.translation import gettext as _
 from games import frames, held, live, rows
 from games.models import Game, Seat
 from games.score_batches import ScoreBatches
-from topiary_site import metrics
-from topiary_site.socket_db import serving_loop
-from topiary_site.text import sentence
+from kit import metrics
+from kit.socket_db import serving_loop
+from kit.text import sentence
 
 #: Named for the package: the move lines keep the logger name they had before the split.
 log = logging.getLogger("games.services")

@@ -122,7 +122,7 @@ def unreachable_channel_layer(settings, redis_url):
     every push it makes fails, as when Redis is down."""
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "topiary_site.channel_layer.RedisChannelLayer",
+            "BACKEND": "kit.channel_layer.RedisChannelLayer",
             "CONFIG": {"hosts": [channel_layer_host(f"redis://127.0.0.1:{free_port()}/0")]},
         }
     }

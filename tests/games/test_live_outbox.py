@@ -11,9 +11,9 @@ import redis
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from games import live
-from topiary_site.channel_layer import RedisChannelLayer
+from kit.channel_layer import RedisChannelLayer
+from kit.socket_db import db
 from topiary_site.settings import channel_layer_host
-from topiary_site.socket_db import db
 
 pytestmark = pytest.mark.django_db
 

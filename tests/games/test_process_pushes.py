@@ -11,8 +11,8 @@ import pytest
 import redis
 
 from games import live
+from kit.channel_layer import RedisChannelLayer
 from tests.site.test_operations import RedisServer
-from topiary_site.channel_layer import RedisChannelLayer
 from topiary_site.settings import channel_layer_host
 
 pytestmark = [pytest.mark.redis]

@@ -19,10 +19,10 @@ from accounts import services as account_services
 from chat import sockets as chat_sockets
 from engine.errors import EngineError
 from games import consumers, engine_text, selectors, services
+from kit.text import sentence
 from tests.games.conftest import live_game
 from tests.games.sockets import in_own_loop, session_cookie
 from tests.tournaments.conftest import make_tournament
-from topiary_site.text import sentence
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -191,7 +191,7 @@ def test_every_socket_does_its_database_work_in_the_sockets_language(
 def test_a_player_setting_is_read_once_at_connect(table, monkeypatch):
     ann, _, game = table
     account_services.preferences_save(user=ann, changes={"language": "de"})
-    from topiary_site import i18n
+    from accounts import i18n
 
     asked: list[str] = []
     _recording(monkeypatch, i18n, "socket_language", asked)
@@ -215,7 +215,7 @@ def test_a_players_setting_comes_with_their_sign_in_on_no_trip_of_its_own(table,
     ann, _, game = table
     account_services.preferences_save(user=ann, changes={"language": "de"})
     german, _ = _illegal_move_refusal(game)
-    from topiary_site import i18n
+    from accounts import i18n
 
     threads: list[str] = []
     real = i18n.socket_language

@@ -20,9 +20,9 @@ from engine.games import game_module
 from games import selectors, services
 from games.actions import action_run
 from games.models import Game
+from kit.socket_db import db_urgent
 from tests.games.conftest import every_player_moves, live_game
 from topiary_site.celery import app as celery_app
-from topiary_site.socket_db import db_urgent
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -1,4 +1,4 @@
-"""The Redis channel layer (topiary_site.channel_layer) on a real Redis, as two processes.
+"""The Redis channel layer (kit.channel_layer) on a real Redis, as two processes.
 
 Each layer instance stands for one process (a web server, a Celery worker): its own
 channels get their messages straight from senders in the same process, channels of
@@ -14,7 +14,7 @@ import uuid
 import pytest
 import redis
 
-from topiary_site.channel_layer import RedisChannelLayer
+from kit.channel_layer import RedisChannelLayer
 from topiary_site.settings import channel_layer_host
 
 pytestmark = pytest.mark.redis

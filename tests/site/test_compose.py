@@ -100,7 +100,7 @@ def test_the_sample_dashboard_charts_metrics_the_site_exports():
 
     from prometheus_client.metrics import MetricWrapperBase
 
-    from topiary_site import metrics
+    from kit import metrics
 
     dashboard = json.loads((ROOT / "deploy" / "grafana-dashboard.json").read_text())
     charted = set()

@@ -1,4 +1,4 @@
-"""What every consumer shares (topiary_site.consumer_base)."""
+"""What every consumer shares (kit.consumer_base)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import logging
 
 from uvicorn.protocols.utils import ClientDisconnected
 
-from topiary_site.consumer_base import SiteConsumer
+from accounts.sockets import SiteConsumer
 
 
 class Answering(SiteConsumer):

@@ -20,8 +20,10 @@ PROBE = """
 import json, threading
 import topiary_site.asgi
 from topiary_site import embedded
+from games import thinking
 print(json.dumps({
     "runner": embedded.running() is not None,
+    "bots_think_apart": thinking.offload is not None,
     "threads": sorted(t.name for t in threading.enumerate()),
 }))
 """
@@ -36,6 +38,8 @@ def test_the_embedded_default_runs_beat_in_the_web_process(tmp_path):
     found = loaded_asgi_under(SQLITE_PATH=str(tmp_path / "db.sqlite3"))
     assert found["runner"] is True
     assert "embedded-beat" in found["threads"]
+    # The games app took up the runner's thinking processes (kit.signals).
+    assert found["bots_think_apart"] is True
 
 
 def test_with_a_broker_the_web_process_leaves_jobs_to_celery(tmp_path):
@@ -44,6 +48,7 @@ def test_with_a_broker_the_web_process_leaves_jobs_to_celery(tmp_path):
     )
     assert found["runner"] is False
     assert "embedded-beat" not in found["threads"]
+    assert found["bots_think_apart"] is False
 
 
 def test_two_web_processes_on_one_database_run_the_schedule_once(tmp_path):

@@ -2,8 +2,8 @@
 
 import json
 
+from kit import errors
 from tests.site.conftest import clean_env, manage, probe
-from topiary_site import errors
 
 
 def test_error_reporting_is_off_without_a_dsn():
@@ -25,7 +25,7 @@ def test_error_reporting_starts_with_a_dsn():
         env=clean_env(SENTRY_DSN=dsn),
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split()[-4:] == ["True", "False", *["topiary_site.errors"] * 2]
+    assert result.stdout.split()[-4:] == ["True", "False", *["kit.errors"] * 2]
 
 
 def test_a_report_loses_cookies_bodies_local_variables_and_game_data():

@@ -1,7 +1,7 @@
 """Server processes freeze the heap they loaded: collections walk only what came after."""
 
+from kit import heap
 from tests.site.conftest import probe
-from topiary_site import heap
 
 WEB_LOADS = """
 import gc, json

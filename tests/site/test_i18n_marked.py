@@ -27,7 +27,7 @@ from django.template.base import Lexer, TokenType
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ("accounts", "analysis", "api", "chat", "games", "learn", "puzzles", "ratings")
-APPS += ("tournaments", "topiary_site")
+APPS += ("tournaments", "topiary_site", "kit")
 #: Words that stay as they are in every language: names, the game's terms of art that
 #: are names, units and notation.
 ALLOWED = {

@@ -1,4 +1,4 @@
-"""The channel layer's pipelined Redis connection (topiary_site.redis_line) on a real Redis:
+"""The channel layer's pipelined Redis connection (kit.redis_line) on a real Redis:
 replies in order however many commands are out, errors that do not shift the replies
 after them, and a connection lost, paused or closed with its loop."""
 
@@ -13,8 +13,8 @@ import redis
 from asgiref.sync import async_to_sync
 from redis.exceptions import ResponseError
 
-from topiary_site.channel_layer import RedisChannelLayer
-from topiary_site.redis_line import RedisLine, Script
+from kit.channel_layer import RedisChannelLayer
+from kit.redis_line import RedisLine, Script
 from topiary_site.settings import channel_layer_host
 
 pytestmark = pytest.mark.redis

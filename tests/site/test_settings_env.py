@@ -67,7 +67,7 @@ def test_urls_switch_to_postgres_and_redis():
     # Statements bound and, once repeated, prepared by the server (tests/site/test_database.py).
     assert found["options"]["server_side_binding"] is True
     assert found["options"]["prepare_threshold"] == 5
-    assert found["channels"] == "topiary_site.channel_layer.RedisChannelLayer"
+    assert found["channels"] == "kit.channel_layer.RedisChannelLayer"
     [host] = found["channel_hosts"]
     assert host["address"] == "redis://cache.example:6380/3"
     # Reads must outlast channels_redis's 5 s blocking read, or idle sockets die (1011).

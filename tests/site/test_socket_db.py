@@ -5,7 +5,7 @@ import threading
 
 import pytest
 
-from topiary_site.socket_db import RankedThreads, pages_at_once
+from kit.socket_db import RankedThreads, pages_at_once
 
 
 class Clock:

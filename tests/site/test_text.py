@@ -2,7 +2,7 @@
 
 import pytest
 
-from topiary_site.text import sentence
+from kit.text import sentence
 
 
 @pytest.mark.parametrize(

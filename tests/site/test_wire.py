@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from topiary_site.wire import frame_text
+from kit.wire import frame_text
 
 
 def test_a_frame_reads_back_as_json_would_write_it():

@@ -83,34 +83,25 @@ OPEN_SOCKETS = Gauge(
 QUEUED_AT_HEADER = "topiary_queued_at"
 
 
+#: Collectors the apps add from their ``AppConfig.ready`` (``collector_add``), read at
+#: every scrape before the broker's queues.
+_app_collectors: list = []
+
+
+def collector_add(collector) -> None:
+    """Read ``collector`` (an object with ``collect()``, as prometheus-client's custom
+    collectors) at every scrape of ``/metrics``: for what an app reads rather than counts."""
+    _app_collectors.append(collector)
+
+
 class LiveCollector:
-    """Gauges read from the database and the broker at scrape time."""
+    """Gauges read at scrape time: the apps' collectors, then the broker's queues."""
 
     def collect(self):
         from django.conf import settings
-        from django.db.models import Count
 
-        from games.models import Game
-
-        live = GaugeMetricFamily("topiary_live_games", "Games in play", labels=["kind"])
-        rows = (
-            Game.objects.filter(status=Game.Status.ACTIVE)
-            .values("kind")
-            .annotate(n=Count("id"))
-            .order_by()
-        )
-        counts = {row["kind"]: row["n"] for row in rows}
-        for kind, _ in Game._meta.get_field("kind").choices:
-            live.add_metric([kind], counts.get(kind, 0))
-        yield live
-
-        waiting = GaugeMetricFamily(
-            "topiary_bot_turns_waiting", "Active games waiting for a bot's move"
-        )
-        waiting.add_metric(
-            [], Game.objects.filter(status=Game.Status.ACTIVE, bot_to_move=True).count()
-        )
-        yield waiting
+        for collector in _app_collectors:
+            yield from collector.collect()
 
         if settings.REDIS_URL:
             import redis

@@ -11,7 +11,7 @@ logged them (our code, Django's ``django.request``/``django.security``, uvicorn,
 Celery): the secret parameters of the site's own routes (a password-reset or
 address-confirmation link becomes its route, ``/account/email/confirm/<token>/``),
 e-mail addresses, ``Bearer``/``Basic`` credentials and ``sessionid=``, ``token=``...
-values. Error reports run the same ``scrub_text`` (``topiary_site.errors``).
+values. Error reports run the same ``scrub_text`` (``kit.errors``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,6 @@
 """What every websocket consumer of the site shares beneath Channels' own classes
-(``SiteConsumer``).
+(``LeanJsonConsumer``; ``accounts.sockets.SiteConsumer`` adds the socket's language).
 
-- **The socket's language** (``topiary_site.i18n.SocketLanguage``).
 - **No database housekeeping per message.** Channels' ``dispatch`` runs
   ``close_old_connections`` before every message a consumer handles, through its one
   thread-sensitive thread: every frame pushed to every socket queued for that one
@@ -28,8 +27,7 @@ import logging
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from topiary_site.i18n import SocketLanguage
-from topiary_site.wire import frame_text
+from kit.wire import frame_text
 
 log = logging.getLogger(__name__)
 
@@ -68,9 +66,8 @@ class LeanConsumer:
         await handler(message)
 
 
-class SiteConsumer(SocketLanguage, LeanConsumer, AsyncJsonWebsocketConsumer):
-    """The base of every websocket consumer of the site; its frames are written by
-    ``topiary_site.wire``."""
+class LeanJsonConsumer(LeanConsumer, AsyncJsonWebsocketConsumer):
+    """Channels' JSON consumer, lean, its frames written by ``kit.wire``."""
 
     @classmethod
     async def encode_json(cls, content):

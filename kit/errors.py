@@ -10,7 +10,7 @@ confirmation link, an e-mail address or a token is masked here exactly as in the
 
 from __future__ import annotations
 
-from topiary_site.logs import SCRUBBED, scrub_data
+from kit.logs import SCRUBBED, scrub_data
 
 #: Names of values an event may carry that can hold hidden game data or credentials.
 SECRET_KEYS = {"state", "view", "hands", "box", "garden", "moves", "csrftoken", "sessionid"}

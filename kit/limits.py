@@ -24,6 +24,8 @@ from django.conf import settings
 from django.http.cookie import parse_cookie
 from django.utils import translation
 
+from kit.language import visitor_language
+
 log = logging.getLogger(__name__)
 
 #: How much of a refused body is read and dropped so that its client hears the 413;
@@ -47,11 +49,9 @@ def _language(scope) -> str:
     """The language of a refusal made before Django sees the request: the switcher's
     cookie, else ``Accept-Language`` (the order pages use, less the signed-in player's
     setting, which needs the session)."""
-    from topiary_site.i18n import socket_language
-
     cookie = b"; ".join(value for key, value in scope.get("headers", []) if key == b"cookie")
     cookies = parse_cookie(cookie.decode("latin-1"))
-    return socket_language({"headers": scope.get("headers", []), "cookies": cookies})
+    return visitor_language({"headers": scope.get("headers", []), "cookies": cookies})
 
 
 async def _drain(scope, receive) -> None:

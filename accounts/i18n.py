@@ -1,4 +1,4 @@
-"""Which language a page or a socket speaks (docs/I18N.md).
+"""Which language a page or a socket speaks: the player's own first (docs/I18N.md).
 
 The order, for pages and sockets alike: the signed-in player's saved language, else
 the ``django_language`` cookie the footer's switcher sets (signed out too), else the
@@ -17,9 +17,8 @@ from django.views.i18n import set_language as django_set_language
 
 from accounts import selectors as account_selectors
 from accounts import services as account_services
-from topiary_site.socket_db import db
-
-SUPPORTED = frozenset(code for code, _ in settings.LANGUAGES)
+from kit.language import SUPPORTED, spoken, visitor_language
+from kit.socket_db import db
 
 
 def _script_catalogue_version() -> str:
@@ -44,12 +43,7 @@ def player_language(user) -> str:
     """The language a signed-in player chose in their settings, or "" for none."""
     if user is None or not user.is_authenticated:
         return ""
-    return _spoken(account_selectors.preferences_of(user=user).language)
-
-
-def _spoken(language: str) -> str:
-    """``language`` if the site speaks it, else "" (a setting saved before a language went)."""
-    return language if language in SUPPORTED else ""
+    return spoken(account_selectors.preferences_of(user=user).language)
 
 
 class PlayerLanguageMiddleware:
@@ -83,27 +77,10 @@ def socket_language(scope) -> str:
     """The language for one socket, chosen once at connect in the order pages use; the
     player's own is read with their sign-in (``socket_db``) when the scope has it."""
     if "player_language" in scope:
-        language = _spoken(scope["player_language"])
+        language = spoken(scope["player_language"])
     else:
         language = player_language(scope.get("user"))
-    if language:
-        return language
-    headers = dict(scope.get("headers") or ())
-    cookies = scope.get("cookies") or {}
-    cookie = cookies.get(settings.LANGUAGE_COOKIE_NAME, "")
-    if cookie in SUPPORTED:
-        return cookie
-    return browser_language(headers.get(b"accept-language", b"").decode("latin-1"))
-
-
-def browser_language(accept: str) -> str:
-    """The first language of an ``Accept-Language`` header the site speaks, else English."""
-    for code, _quality in translation.trans_real.parse_accept_lang_header(accept):
-        try:
-            return translation.get_supported_language_variant(code)
-        except LookupError:
-            continue
-    return settings.LANGUAGE_CODE
+    return language or visitor_language(scope)
 
 
 async def _language_at_connect(scope) -> str:

@@ -22,7 +22,7 @@ processes (other web processes, the Celery workers) send through Redis.
 
 Its group commands (join, leave, the list of a group's members in other processes and
 the send to them) go over one pipelined connection per event loop
-(``topiary_site.redis_line``) instead of redis-py's pool: a move's push now costs the
+(``kit.redis_line``) instead of redis-py's pool: a move's push now costs the
 event loop under a quarter of the CPU it did.
 """
 
@@ -37,7 +37,7 @@ import weakref
 from channels_redis.core import RedisChannelLayer as BaseRedisChannelLayer
 from redis.asyncio import BlockingConnectionPool
 
-from topiary_site.redis_line import RedisLine, Script
+from kit.redis_line import RedisLine, Script
 
 log = logging.getLogger(__name__)
 
