@@ -8,7 +8,7 @@ import { boardOf } from "../board/boards.js";
 import { seatNumber, seatSwatch } from "../board/common.js";
 import { gameFrameSeen } from "../live/alerts.js";
 import { compareFrames as compare, liveSocket } from "../live/socket.js";
-import { namesList, resultPanel, winnerBadge } from "./result.js";
+import { headline, resultPanel, winnerBadge } from "./result.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
@@ -118,8 +118,10 @@ function seatDetail(seat) {
   if (seat.forfeit) parts.push(forfeitStatus(seat.forfeit, state.frame.seats.length > 2));
   if (seat.rank) {
     const total = seat.score?.total ?? 0;
+    // A place shared with another player reads "=1", as on the result panel and the replay.
+    const shared = state.frame.seats.filter((other) => other.rank === seat.rank).length > 1;
     const text = ngettext("Final score %(count)s point, rank %(rank)s", "Final score %(count)s points, rank %(rank)s", total);
-    parts.push(interpolate(text, { count: total, rank: seat.rank }, true));
+    parts.push(interpolate(text, { count: total, rank: shared ? `=${seat.rank}` : seat.rank }, true));
   }
   return parts.join(" · ");
 }
@@ -148,10 +150,7 @@ function statusText() {
   if (state.frame.status === "open") return gettext("Waiting for players");
   if (state.frame.status === "aborted") return gettext("Game aborted");
   if (state.frame.status === "finished") {
-    if (!state.frame.result) return gettext("Game over: counting the scores…");
-    const winners = state.frame.result.winners;
-    const text = ngettext("Game over: %(names)s wins", "Game over: %(names)s share the win", winners.length);
-    return interpolate(text, { names: namesList(winners.map(seatName)) }, true);
+    return headline(state.frame, seatName);
   }
   if (sending) return gettext("Sending your move…");
   if (legalSteps().length) return gettext("Your turn");

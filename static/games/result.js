@@ -51,7 +51,9 @@ export function winnerBadge(frame = shownFrame) {
   return badge;
 }
 
-function headline(frame, seatName) {
+// The result in a few words ("alice wins", "Draw", "Draw for first place: ..."): the
+// result panel's heading, and the game page's status line once the game is over.
+export function headline(frame, seatName) {
   if (frame.status === "aborted") return gettext("Game aborted");
   if (!frame.result) return gettext("Game over: counting the scores…");
   const winners = frame.result.winners;

@@ -142,6 +142,9 @@ def test_a_drawn_game_is_called_a_draw_with_no_winner(browser, asgi_server, shot
             assert page.locator("#result-headline").inner_text() == "Draw"
             assert page.locator("#result").get_by_text("Winner").count() == 0
             assert page.locator("#result-rows tr.winner").count() == 0
+            # The player cards share the place too, as the result panel does.
+            details = page.locator("#players .player-row .detail").all_inner_texts()
+            assert len(details) == 2 and all("rank =1" in detail for detail in details), details
             problems = page.evaluate(READ_IN_FULL, SLACK)
             assert not problems, f"{size} result: " + "\n".join(problems)
             page.locator("#result").screenshot(path=str(shots / f"{size}-result-draw.png"))
