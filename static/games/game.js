@@ -150,7 +150,9 @@ function statusText() {
   if (state.frame.status === "open") return gettext("Waiting for players");
   if (state.frame.status === "aborted") return gettext("Game aborted");
   if (state.frame.status === "finished") {
-    return headline(state.frame, seatName);
+    if (!state.frame.result) return gettext("Game over: counting the scores…");
+    // The result in the result panel's words ("alice wins", "Draw", ...).
+    return interpolate(gettext("Game over: %(result)s"), { result: headline(state.frame, seatName) }, true);
   }
   if (sending) return gettext("Sending your move…");
   if (legalSteps().length) return gettext("Your turn");
