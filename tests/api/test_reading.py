@@ -13,7 +13,8 @@ from games.models import Game
 from puzzles import services as puzzle_services
 from ratings.models import Rating
 from tests.api.conftest import Api, ndjson
-from tests.games.test_privacy import choose, forbidden_for, leaked
+from tests.games.conftest import choose
+from tests.support.hidden import forbidden_for, leaked
 
 pytestmark = pytest.mark.django_db
 

@@ -8,6 +8,7 @@ import pytest
 from channels.layers import channel_layers
 
 from accounts.models import User
+from engine.rng import Rng
 from games import selectors, services
 from games.models import Game
 from games.services import Refused
@@ -43,6 +44,16 @@ def live_game(players, kind="topiary", **extra) -> Game:
     }
     params.update(extra)
     return services.game_create(**params)
+
+
+def correspondence_game(players, kind="topiary", **extra) -> Game:
+    """A started game at 3 days a move (seed order as given), casual unless told otherwise:
+    no clock runs out while a test looks at it."""
+    return live_game(
+        players,
+        kind,
+        **{"clock_initial": None, "clock_increment": None, "correspondence_days": 3, **extra},
+    )
 
 
 def bot_to_move(human, level: str = "random", kind: str = "wizards_garden") -> Game:
@@ -114,6 +125,17 @@ def play_out(game: Game, players, pick=lambda moves, ply: moves[ply % len(moves)
             ply=frame["ply"],
             move=pick(frame["legal_moves"], frame["ply"]),
         )
+
+
+def choose(frame: dict, rng: Rng) -> tuple[str, bool]:
+    """(move, is_a_take_step): a step most of the time, takes preferred, now and then whole."""
+    steps = frame.get("legal_steps") or []
+    takes = [step for step in steps if ":" in step and " " in step and "=" not in step]
+    if steps and rng.random() < 0.8:
+        if takes and rng.random() < 0.7:
+            return rng.choice(takes), True
+        return rng.choice(steps), False
+    return rng.choice(frame["legal_moves"]), False
 
 
 @pytest.fixture

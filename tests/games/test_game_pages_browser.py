@@ -20,7 +20,7 @@ from games import services
 from games.history_selectors import replay_frames
 from games.models import Game
 from tests.ratings.played import make_user, play_game
-from tests.site.test_audit_browser import session_cookie
+from tests.support.browser import session_id
 from tests.support.reading import READ_IN_FULL
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -98,7 +98,7 @@ def shots(tmp_path_factory):
 def open_as(browser, asgi_server, user, size: str):
     width, height = SIZES[size]
     context = browser.new_context(viewport={"width": width, "height": height})
-    context.add_cookies([{"name": "sessionid", "value": session_cookie(user), "url": asgi_server}])
+    context.add_cookies([{"name": "sessionid", "value": session_id(user), "url": asgi_server}])
     page = context.new_page()
     page.set_default_timeout(15_000)
     return context, page
