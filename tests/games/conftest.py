@@ -12,7 +12,9 @@ from engine.rng import Rng
 from games import selectors, services
 from games.models import Game
 from games.services import Refused
+from tests.ratings.played import make_user, play_game
 from tests.support import threads
+from tests.support.browser import in_thread
 from tests.support.players import create_player
 from tests.support.servers import free_port
 from topiary_site.settings import channel_layer_host
@@ -162,3 +164,34 @@ def at_once(call, items) -> list[str]:
             raise error
         outcomes.append("ok" if error is None else error.code)
     return outcomes
+
+
+def refused(code: str, call, **kwargs) -> Refused:
+    """The refusal ``call(**kwargs)`` raises, which must carry ``code``."""
+    with pytest.raises(Refused) as info:
+        call(**kwargs)
+    assert info.value.code == code, info.value.reason
+    return info.value
+
+
+def finished_against_a_bot(user) -> Game:
+    """A casual Wizards' Garden game against the random bot, which ``user`` resigned."""
+    game = services.bot_game_create(
+        user=user,
+        kind="wizards_garden",
+        level="random",
+        clock_initial=300,
+        clock_increment=3,
+        correspondence_days=None,
+    )
+    services.game_resign(game_id=game.pk, user=user)
+    return game
+
+
+def finished_game(kind: str) -> Game:
+    """A finished game between ann and bob, played in a thread of its own.
+
+    Playwright keeps an event loop running in the test's thread, where the
+    games services' channel-layer sends (async_to_sync) may not run.
+    """
+    return in_thread(lambda: play_game([make_user("ann"), make_user("bob")], kind=kind))

@@ -9,17 +9,9 @@ import pytest
 from engine.games import game_module
 from games import selectors, services
 from games.models import Game, Seat
-from games.services import Refused
-from tests.games.conftest import at_once, first_legal, live_game, play_out
+from tests.games.conftest import at_once, first_legal, live_game, play_out, refused
 
 pytestmark = pytest.mark.django_db
-
-
-def refused(code: str, call, **kwargs) -> Refused:
-    with pytest.raises(Refused) as info:
-        call(**kwargs)
-    assert info.value.code == code, info.value.reason
-    return info.value
 
 
 def snapshot(game: Game):

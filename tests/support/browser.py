@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from django.db import connection
 from django.test import Client
 
 
@@ -45,3 +47,16 @@ def session_id(user) -> str:
     client = Client()
     client.force_login(user)
     return client.cookies["sessionid"].value
+
+
+def in_thread(work):
+    """Run game services in a thread of their own (Playwright's loop holds this one)."""
+
+    def run():
+        try:
+            return work()
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(run).result()

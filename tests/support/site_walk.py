@@ -3,16 +3,15 @@ and the pages to visit with who is signed in on each."""
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
-from django.db import connection
 from django.utils import timezone
 
 from games import services
 from games.models import Game
 from tests.games.conftest import challenge, correspondence_game, live_game
 from tests.ratings.played import make_user, play_game
+from tests.support.browser import in_thread
 
 
 def live_clock_game(users) -> Game:
@@ -128,14 +127,7 @@ def site_data() -> dict:
     """The data, made in a thread of its own: the games services send on the channel layer
     (async_to_sync), which cannot run in the thread where Playwright's loop runs."""
 
-    def make():
-        try:
-            return _site_data()
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(make).result()
+    return in_thread(_site_data)
 
 
 def pages_to_visit(data: dict) -> list[tuple[str, str | None, str]]:
