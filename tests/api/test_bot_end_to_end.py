@@ -39,6 +39,7 @@ from tests.support.streams import (
     refusal,
     wait_until,
 )
+from tests.support.tables import CORRESPONDENCE
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis, pytest.mark.slow]
 
@@ -81,9 +82,7 @@ def test_the_reference_bot_plays_a_rated_topiary_game_against_a_house_bot(
         opponent_username=house.username,
         kind="topiary",
         rated=True,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=1,
+        **CORRESPONDENCE,
     )
     game = wait_until(lambda: finished_and_rated(game.pk), 600, "the game to finish")
     assert game.termination == "normal"

@@ -17,6 +17,7 @@ from tests.support import threads
 from tests.support.browser import in_thread
 from tests.support.players import create_player
 from tests.support.servers import free_port
+from tests.support.tables import CORRESPONDENCE
 from topiary_site.settings import channel_layer_host
 
 _names = itertools.count(1)
@@ -49,13 +50,8 @@ def live_game(players, kind="topiary", **extra) -> Game:
 
 
 def correspondence_game(players, kind="topiary", **extra) -> Game:
-    """A started game at 3 days a move (seed order as given), casual unless told otherwise:
-    no clock runs out while a test looks at it."""
-    return live_game(
-        players,
-        kind,
-        **{"clock_initial": None, "clock_increment": None, "correspondence_days": 3, **extra},
-    )
+    """A started game at days per move (seed order as given), casual unless told otherwise."""
+    return live_game(players, kind, **{**CORRESPONDENCE, **extra})
 
 
 def bot_to_move(human, level: str = "random", kind: str = "wizards_garden") -> Game:
@@ -64,9 +60,7 @@ def bot_to_move(human, level: str = "random", kind: str = "wizards_garden") -> G
         user=human,
         kind=kind,
         level=level,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=3,
+        **CORRESPONDENCE,
     )
     if not game.bot_to_move:
         move = selectors.game_state_for(game.pk, human)["legal_moves"][0]

@@ -22,9 +22,8 @@ import pytest
 from websockets.sync.client import connect
 
 from engine.rng import Rng
-from games import services
 from games.models import Game
-from tests.games.conftest import choose
+from tests.games.conftest import choose, correspondence_game
 from tests.games.sockets import session_cookie
 from tests.support.hidden import forbidden_for, leaked
 
@@ -179,15 +178,7 @@ class Table:
 @pytest.mark.parametrize("players", [2, 3])
 def test_no_payload_shows_a_viewer_a_tile_they_may_not_know(asgi_server, make_player, players):
     users = [make_player() for _ in range(players)]
-    game = services.game_create(
-        kind="topiary",
-        players=users,
-        options={"draft": True},
-        rated=False,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=3,
-    )
+    game = correspondence_game(users, options={"draft": True})
     table = Table(asgi_server, game, users, make_player())
     rng = Rng(f"privacy/{players}")
     pending_seen = 0

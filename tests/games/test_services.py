@@ -12,6 +12,7 @@ from games import selectors, services
 from games.models import Game, Seat
 from kit.text import sentence
 from tests.games.conftest import at_once, first_legal, live_game, play_out, refused
+from tests.support.tables import CORRESPONDENCE
 
 pytestmark = pytest.mark.django_db
 
@@ -83,9 +84,7 @@ def test_no_move_in_a_finished_or_unstarted_game(two, make_player):
         kind="topiary",
         players=2,
         rated=False,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=1,
+        **CORRESPONDENCE,
     )
     refused("not_started", services.move_play, game_id=table.pk, user=carol, ply=0, move="a1:N")
 
@@ -133,9 +132,7 @@ def test_leaving_the_last_seat_removes_the_table(make_player):
         user=ann,
         kind="wizards_garden",
         rated=False,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=3,
+        **CORRESPONDENCE,
     )
     refused("not_seated", services.table_leave, game_id=table.pk, user=bob)
     services.table_leave(game_id=table.pk, user=ann)
