@@ -28,6 +28,7 @@ def own_address() -> str:
 
 
 def http(base: str, method: str, path: str, secret: str, body=None, address: str | None = None):
+    """The JSON answer of an API request made with ``secret`` as its bearer token."""
     request = urllib.request.Request(
         base + path,
         data=None if body is None else json.dumps(body).encode(),
@@ -145,6 +146,7 @@ def every_ply_once_in_order(frames: list[dict], last_ply: int) -> None:
 
 
 def wait_until(check, timeout: float, what: str):
+    """``check()``'s first true value, polled for up to ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = check()
@@ -155,6 +157,7 @@ def wait_until(check, timeout: float, what: str):
 
 
 def finished_and_rated(game_id: int):
+    """The game once it is over and scored, else None; an aborted game fails the test."""
     game = Game.objects.get(pk=game_id)
     if game.status == Game.Status.FINISHED and game.record is not None:
         return game
