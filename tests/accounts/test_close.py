@@ -11,8 +11,8 @@ from accounts import services
 from accounts.models import Preferences, User
 from games import services as game_services
 from games.models import Game, Seat
-from tests.accounts.test_two_factor import code_for
 from tests.games.conftest import every_player_moves, live_game
+from tests.support.two_factor import code_for
 from tests.tournaments.conftest import make_tournament
 from tournaments import services as tournament_services
 

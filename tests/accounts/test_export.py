@@ -8,7 +8,7 @@ import pytest
 
 from accounts import services
 from games import services as game_services
-from tests.accounts.test_close import live_game
+from tests.games.conftest import live_game
 
 pytestmark = pytest.mark.django_db
 

@@ -1,14 +1,13 @@
 """Two-factor sign-in over HTTP, with codes computed from the secret as an app would."""
 
 import re
-import time
 
 import pytest
-from django_otp.oath import TOTP
 from django_otp.plugins.otp_static.models import StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from accounts import services
+from tests.support.two_factor import code_for
 
 pytestmark = pytest.mark.django_db
 
@@ -21,13 +20,6 @@ LOGIN_CODE = "/accounts/login/code/"
 @pytest.fixture
 def alice():
     return services.user_register(username="Alice", email="alice@example.com", password=PASSWORD)
-
-
-def code_for(device: TOTPDevice, steps_ahead: int = 0) -> str:
-    """What the authenticator app shows now (or ``steps_ahead`` periods later)."""
-    totp = TOTP(device.bin_key, device.step, device.t0, device.digits, device.drift)
-    totp.time = time.time() + steps_ahead * device.step
-    return f"{totp.token():0{device.digits}d}"
 
 
 def enable(client, user) -> tuple[TOTPDevice, list[str]]:

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -15,6 +19,10 @@ from django.core.handlers.base import BaseHandler
 from accounts.models import User
 from api import services
 from tests.support.players import create_player
+from tests.support.streams import http
+
+#: The reference bot of docs/API.md, run as a process of its own.
+REFERENCE_BOT = Path(__file__).resolve().parents[2] / "examples" / "bot_client.py"
 
 _names = itertools.count(1)
 _addresses = itertools.count(1)
@@ -102,6 +110,34 @@ def make_token(db):
         return services.token_create(user=user, name=name, scopes=list(scopes) or ["read"])
 
     return make
+
+
+@pytest.fixture
+def outside_bot(asgi_server, make_player, make_token):
+    """A new account upgraded to a BOT account through the API, and its bot:play secret."""
+    user = make_player()
+    _, secret = make_token(user, "bot:play")
+    assert http(asgi_server, "POST", "/api/bot/account/upgrade", secret)["bot"] is True
+    user.refresh_from_db()
+    return user, secret
+
+
+@pytest.fixture
+def bot_process(asgi_server, outside_bot, tmp_path):
+    """The reference bot playing as ``outside_bot``, and the path of its log."""
+    _, secret = outside_bot
+    log = (tmp_path / "bot.log").open("wb")
+    env = {**os.environ, "TOPIARY_URL": asgi_server, "TOPIARY_TOKEN": secret}
+    process = subprocess.Popen(
+        [sys.executable, str(REFERENCE_BOT), "--level", "greedy"],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    yield process, tmp_path / "bot.log"
+    process.terminate()
+    process.wait(10)
+    log.close()
 
 
 def fresh_address() -> str:

@@ -9,6 +9,7 @@ from accounts.services import bot_ensure
 from api import services as api_services
 from games import services as game_services
 from games.models import Game
+from tests.support.tables import CORRESPONDENCE
 
 pytestmark = pytest.mark.django_db
 
@@ -19,9 +20,7 @@ def _game(players) -> Game:
         players=players,
         options={},
         rated=True,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=2,
+        **CORRESPONDENCE,
         first_player=0,
     )
 
@@ -53,9 +52,7 @@ def test_a_house_bot_answers_an_outside_bot_later_an_outside_bot_is_asked(make_p
         opponent_username="RandomBot",
         kind="wizards_garden",
         rated=False,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=1,
+        **CORRESPONDENCE,
     )
     # Not at once (issue 16): an open invitation the house bot accepts after a delay.
     assert to_house.status == Game.Status.OPEN and to_house.invited_id == house.pk
@@ -71,9 +68,7 @@ def test_a_house_bot_answers_an_outside_bot_later_an_outside_bot_is_asked(make_p
         opponent_username=outside.username,
         kind="wizards_garden",
         rated=False,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=1,
+        **CORRESPONDENCE,
     )
     assert to_outside.status == Game.Status.OPEN and to_outside.invited_id == outside.pk
 
@@ -86,9 +81,7 @@ def test_a_house_bots_answer_to_a_withdrawn_challenge_does_nothing(make_player):
         opponent_username="GreedyBot",
         kind="topiary",
         rated=False,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=1,
+        **CORRESPONDENCE,
     )
     game_services.table_leave(game_id=game.pk, user=outside)
     game_services.house_bot_answer(game_id=game.pk)
@@ -102,9 +95,7 @@ def test_a_house_bot_still_accepts_a_persons_challenge_at_once(make_player):
         opponent_username="RandomBot",
         kind="wizards_garden",
         rated=False,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=1,
+        **CORRESPONDENCE,
     )
     assert game.status == Game.Status.ACTIVE
 

@@ -8,14 +8,10 @@ import pytest
 from games import services as game_services
 from games.models import Game
 from ratings.models import RatingChange
-from tests.api.test_bot_end_to_end import (  # noqa: F401  (fixtures)
-    bot_process,
-    finished_and_rated,
-    outside_bot,
-    wait_until,
-)
 from tests.games.pages import play_topiary_turn, status, wait_for_status
 from tests.support.browser import signed_in
+from tests.support.streams import finished_and_rated, wait_until
+from tests.support.tables import CORRESPONDENCE
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -30,8 +26,8 @@ def test_a_person_in_chromium_plays_the_reference_bot_to_a_rated_end(
     browser,
     asgi_server,
     celery_worker,
-    outside_bot,  # noqa: F811
-    bot_process,  # noqa: F811
+    outside_bot,
+    bot_process,
     make_player,
 ):
     bot, _ = outside_bot
@@ -41,9 +37,7 @@ def test_a_person_in_chromium_plays_the_reference_bot_to_a_rated_end(
         opponent_username=bot.username,
         kind="topiary",
         rated=True,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=1,
+        **CORRESPONDENCE,
     )
     # The bot hears of the challenge on its event stream and accepts it through the API.
     wait_until(

@@ -7,9 +7,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from games import services as game_services
 from games.models import Game
 from tests.api.conftest import Api, fresh_address
+from tests.games.conftest import correspondence_game
 
 pytestmark = pytest.mark.django_db
 
@@ -17,16 +17,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def game(make_player):
     ann, bob = make_player(), make_player()
-    game = game_services.game_create(
-        kind="topiary",
-        players=[ann, bob],
-        options={},
-        rated=False,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=3,
-        first_player=0,
-    )
+    game = correspondence_game([ann, bob], first_player=0)
     return game, ann, bob
 
 

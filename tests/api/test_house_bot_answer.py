@@ -12,6 +12,7 @@ from accounts.services import bot_ensure
 from api import services as api_services
 from games import services as game_services
 from games.models import Game
+from tests.support.tables import CORRESPONDENCE
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -32,9 +33,7 @@ def test_the_house_bot_accepts_an_outside_bots_challenge_later(
         opponent_username=house.username,
         kind="wizards_garden",
         rated=False,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=1,
+        **CORRESPONDENCE,
     )
     assert game.status == Game.Status.OPEN
     assert not game.seats.filter(user=house).exists()

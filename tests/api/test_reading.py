@@ -13,22 +13,14 @@ from games.models import Game
 from puzzles import services as puzzle_services
 from ratings.models import Rating
 from tests.api.conftest import Api, ndjson
-from tests.games.test_privacy import choose, forbidden_for, leaked
+from tests.games.conftest import choose, correspondence_game
+from tests.support.hidden import forbidden_for, leaked
 
 pytestmark = pytest.mark.django_db
 
 
 def _game(players, kind="topiary", rated=False) -> Game:
-    return game_services.game_create(
-        kind=kind,
-        players=players,
-        options={},
-        rated=rated,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=3,
-        first_player=0,
-    )
+    return correspondence_game(players, kind, rated=rated, first_player=0)
 
 
 def _play_out(client, game: Game, secrets: list[str], seed: int = 5) -> Game:

@@ -16,8 +16,8 @@ from games import live
 from games import selectors as game_selectors
 from games import services as game_services
 from games.models import Game
-from tests.api.test_bot_end_to_end import Stream, http, own_address, wait_until
-from tests.api.test_tokens import _game
+from tests.games.conftest import correspondence_game
+from tests.support.streams import Stream, http, own_address, wait_until
 
 
 def _play_one(game_id: int, players) -> int:
@@ -46,7 +46,9 @@ async def test_a_lost_push_is_made_good_by_a_state_frame_never_a_skipped_ply(
     monkeypatch.setattr(streams, "KEEPALIVE_S", 2.0)
     monkeypatch.setattr(streams, "GAP_PATIENCE_S", 0.5)
     ann, bob = await sync_to_async(make_player)(), await sync_to_async(make_player)()
-    game_id = (await sync_to_async(_game)(ann, bob)).pk
+    game_id = (
+        await sync_to_async(correspondence_game)([ann, bob], "wizards_garden", first_player=0)
+    ).pk
     play = sync_to_async(_play_one)
     token, _ = await sync_to_async(make_token)(ann, "read")
     lines = streams.game_lines(game_id, ann, token.pk, "en")

@@ -9,10 +9,10 @@ import re
 import pytest
 
 from accounts.management.commands.seed_demo import DEMO_PASSWORD
-from tests.api.test_bot_end_to_end import Stream, every_ply_once_in_order, player
 from tests.site.conftest import clean_env, manage
 from tests.support import servers
 from tests.support.http import Session
+from tests.support.streams import Stream, every_ply_once_in_order, player
 
 pytestmark = [pytest.mark.slow]
 

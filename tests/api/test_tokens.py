@@ -12,9 +12,8 @@ from django.utils import timezone
 
 from api import services
 from api.models import ApiToken
-from games import services as game_services
-from games.models import Game
 from tests.api.conftest import Api
+from tests.games.conftest import correspondence_game
 from tests.support.players import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -137,22 +136,9 @@ def test_the_session_is_no_token(client, make_player):
     assert response.json()["code"] == "unauthorized"
 
 
-def _game(ann, bob) -> Game:
-    return game_services.game_create(
-        kind="wizards_garden",
-        players=[ann, bob],
-        options={},
-        rated=False,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=3,
-        first_player=0,
-    )
-
-
 def test_moving_needs_the_play_scope(client, make_player, make_token):
     ann, bob = make_player(), make_player()
-    game = _game(ann, bob)
+    game = correspondence_game([ann, bob], "wizards_garden", first_player=0)
     _, reader = make_token(ann, "read")
     frame = Api(client, reader).get(f"/games/{game.pk}").json()
     move = {"ply": 0, "move": frame["legal_steps"][0]}
@@ -170,7 +156,7 @@ def test_a_bot_account_moves_only_with_bot_play(client, make_player, make_token)
     ann, bob = make_player(), make_player()
     _, upgrader = make_token(ann, "bot:play")
     assert Api(client, upgrader).post("/bot/account/upgrade").json()["bot"] is True
-    game = _game(ann, bob)
+    game = correspondence_game([ann, bob], "wizards_garden", first_player=0)
     _, human_scope = make_token(ann, "read", "play")
     frame = Api(client, human_scope).get(f"/games/{game.pk}").json()
     move = {"ply": 0, "move": frame["legal_steps"][0]}
@@ -181,7 +167,7 @@ def test_a_bot_account_moves_only_with_bot_play(client, make_player, make_token)
 
 def test_only_an_account_without_games_becomes_a_bot(client, make_player, make_token):
     ann, bob = make_player(), make_player()
-    _game(ann, bob)
+    correspondence_game([ann, bob], "wizards_garden", first_player=0)
     _, secret = make_token(ann, "bot:play")
     response = Api(client, secret).post("/bot/account/upgrade")
     assert response.status_code == 409 and response.json()["code"] == "has_games"

@@ -10,7 +10,7 @@ from engine import topiary, wizards_garden
 from engine.errors import EngineError, IllegalMove, RecordError
 from engine.games import GAMES
 from games import engine_text
-from tests.engine.test_errors import emptied_basket
+from tests.support.positions import emptied_basket
 
 
 def _error(call, *args, **kwargs) -> EngineError:

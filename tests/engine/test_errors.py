@@ -14,6 +14,7 @@ from engine import puzzles, topiary, wizards_garden
 from engine.errors import MESSAGES, EngineError, IllegalMove, NotationError, RecordError
 from engine.games import game_definition
 from engine.rng import Rng
+from tests.support.positions import emptied_basket
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 ERRORS = {"EngineError", "IllegalMove", "NotationError", "RecordError"}
@@ -134,18 +135,6 @@ def test_illegal_wizards_garden_moves_carry_their_code_and_params():
     assert (error.code, error.params) == ("not_next_to_seed", {"cell": "d1"})
     error = _error(state.apply, "a2W", seat=1)
     assert (error.code, error.params) == ("wg_not_your_turn", {"to_move": 0})
-
-
-def emptied_basket(phase: str) -> dict:
-    """A Wizards' Garden position in ``phase`` whose basket is empty (the game is over)."""
-    return {
-        **wizards_garden.new_game(seed=1).to_json(),
-        "phase": phase,
-        "basket": 0,
-        "harvested": [{"W": 4, "B": 0}, {"W": 0, "B": 4}],
-        "staff": 1,
-        "board": [list("WBWB"), list("BWBW"), list("...."), list("WBWB")],
-    }
 
 
 def test_an_end_reason_is_a_param_the_site_translates_as_an_engine_word():

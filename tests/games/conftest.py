@@ -8,12 +8,16 @@ import pytest
 from channels.layers import channel_layers
 
 from accounts.models import User
+from engine.rng import Rng
 from games import selectors, services
 from games.models import Game
 from games.services import Refused
+from tests.ratings.played import make_user, play_game
 from tests.support import threads
+from tests.support.browser import in_thread
 from tests.support.players import create_player
 from tests.support.servers import free_port
+from tests.support.tables import CORRESPONDENCE
 from topiary_site.settings import channel_layer_host
 
 _names = itertools.count(1)
@@ -45,15 +49,18 @@ def live_game(players, kind="topiary", **extra) -> Game:
     return services.game_create(**params)
 
 
+def correspondence_game(players, kind="topiary", **extra) -> Game:
+    """A started game at days per move (seed order as given), casual unless told otherwise."""
+    return live_game(players, kind, **{**CORRESPONDENCE, **extra})
+
+
 def bot_to_move(human, level: str = "random", kind: str = "wizards_garden") -> Game:
     """A correspondence game of ``human`` against a bot, advanced until it is the bot's turn."""
     game = services.bot_game_create(
         user=human,
         kind=kind,
         level=level,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=3,
+        **CORRESPONDENCE,
     )
     if not game.bot_to_move:
         move = selectors.game_state_for(game.pk, human)["legal_moves"][0]
@@ -116,6 +123,17 @@ def play_out(game: Game, players, pick=lambda moves, ply: moves[ply % len(moves)
         )
 
 
+def choose(frame: dict, rng: Rng) -> tuple[str, bool]:
+    """(move, is_a_take_step): a step most of the time, takes preferred, now and then whole."""
+    steps = frame.get("legal_steps") or []
+    takes = [step for step in steps if ":" in step and " " in step and "=" not in step]
+    if steps and rng.random() < 0.8:
+        if takes and rng.random() < 0.7:
+            return rng.choice(takes), True
+        return rng.choice(steps), False
+    return rng.choice(frame["legal_moves"]), False
+
+
 @pytest.fixture
 def unreachable_channel_layer(settings, redis_url):
     """This process's channel layer pointed at a Redis address where nothing listens:
@@ -140,3 +158,34 @@ def at_once(call, items) -> list[str]:
             raise error
         outcomes.append("ok" if error is None else error.code)
     return outcomes
+
+
+def refused(code: str, call, **kwargs) -> Refused:
+    """The refusal ``call(**kwargs)`` raises, which must carry ``code``."""
+    with pytest.raises(Refused) as info:
+        call(**kwargs)
+    assert info.value.code == code, info.value.reason
+    return info.value
+
+
+def finished_against_a_bot(user) -> Game:
+    """A casual Wizards' Garden game against the random bot, which ``user`` resigned."""
+    game = services.bot_game_create(
+        user=user,
+        kind="wizards_garden",
+        level="random",
+        clock_initial=300,
+        clock_increment=3,
+        correspondence_days=None,
+    )
+    services.game_resign(game_id=game.pk, user=user)
+    return game
+
+
+def finished_game(kind: str) -> Game:
+    """A finished game between ann and bob, played in a thread of its own.
+
+    Playwright keeps an event loop running in the test's thread, where the
+    games services' channel-layer sends (async_to_sync) may not run.
+    """
+    return in_thread(lambda: play_game([make_user("ann"), make_user("bob")], kind=kind))

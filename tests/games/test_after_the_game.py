@@ -14,8 +14,15 @@ from games import selectors, services
 from games.history_selectors import replay_frames
 from games.models import Game, Seat
 from ratings.models import Rating, RatingChange
-from tests.games.conftest import at_once, every_player_moves, first_legal, live_game, play_out
-from tests.games.test_services import refused
+from tests.games.conftest import (
+    at_once,
+    every_player_moves,
+    finished_against_a_bot,
+    first_legal,
+    live_game,
+    play_out,
+    refused,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -139,20 +146,6 @@ def test_refusals_say_why_and_change_nothing(make_player):
     assert selectors.game_state_for(event.pk, ann)["rematch"] is None
     old.refresh_from_db()
     assert old.rematch_offer == [0] and Game.objects.count() == 3
-
-
-def finished_against_a_bot(user) -> Game:
-    """A casual Wizards' Garden game against the random bot, which ``user`` resigned."""
-    game = services.bot_game_create(
-        user=user,
-        kind="wizards_garden",
-        level="random",
-        clock_initial=300,
-        clock_increment=3,
-        correspondence_days=None,
-    )
-    services.game_resign(game_id=game.pk, user=user)
-    return game
 
 
 def test_a_house_bot_accepts_at_once(make_player):

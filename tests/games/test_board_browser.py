@@ -7,20 +7,16 @@ static/live/socket.js. Screenshots of the three boards go to the test run's temp
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
-from django.db import connection
 
 from games import selectors, services
 from games.models import Game
 from puzzles import services as puzzle_services
-from tests.games.conftest import live_game
+from tests.games.conftest import finished_game, live_game
 from tests.games.pages import PATIENCE, shown_ply, status, wait_for_status, wait_past_ply
-from tests.games.test_replay_browser import finished_game
 from tests.puzzles.conftest import WEDNESDAY
 from tests.support import servers
-from tests.support.browser import signed_in
+from tests.support.browser import in_thread, signed_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -141,19 +137,6 @@ def own_web(server_env, server_logs):
 
     yield f"http://127.0.0.1:{port}", running, restart
     running["proc"].stop()
-
-
-def in_thread(work):
-    """Run game services in a thread of their own (Playwright's loop holds this one)."""
-
-    def run():
-        try:
-            return work()
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(run).result()
 
 
 def test_the_socket_shows_reconnecting_resyncs_when_back_and_stops_on_a_gone_game(

@@ -11,9 +11,9 @@ from django.test import Client
 
 from accounts.models import Preferences
 from tests.games.conftest import live_game
-from tests.games.test_board_browser import in_thread
 from tests.puzzles.conftest import WEDNESDAY
 from tests.ratings.played import make_user, play_game
+from tests.support.browser import in_thread
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -10,6 +10,7 @@ from games import services
 from games.models import Game
 from tests.games.pages import PATIENCE, shown_ply, status, wait_for_status, wait_past_ply
 from tests.support.browser import signed_in
+from tests.support.tables import CORRESPONDENCE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -34,9 +35,7 @@ def bot_game(human, kind: str) -> Game:
         user=human,
         kind=kind,
         level="random",
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=3,
+        **CORRESPONDENCE,
     )
 
 

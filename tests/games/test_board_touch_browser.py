@@ -16,6 +16,7 @@ from games import selectors, services
 from games.models import Game
 from tests.games.conftest import live_game
 from tests.games.pages import PATIENCE, shown_ply, status, wait_for_status, wait_past_ply
+from tests.support.tables import CORRESPONDENCE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -191,9 +192,7 @@ def test_a_whole_topiary_game_against_a_bot_tapping_only(
         user=human,
         kind="topiary",
         level="random",
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=3,
+        **CORRESPONDENCE,
     )
     context, page = phone(browser, asgi_server, human, (390, 844))
     page.goto(f"{asgi_server}/game/{game.pk}/")

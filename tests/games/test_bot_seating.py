@@ -7,6 +7,7 @@ import pytest
 from games import services
 from games.models import Game
 from tests.support.players import create_player
+from tests.support.tables import CORRESPONDENCE
 from tests.support.threads import at_once
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -23,9 +24,7 @@ def test_bot_tables_created_at_once_all_start(postgres_url, redis_url):
             kind="topiary",
             level="greedy",
             players=4,
-            clock_initial=None,
-            clock_increment=None,
-            correspondence_days=3,
+            **CORRESPONDENCE,
         ).pk
 
     created = at_once(create, players)

@@ -19,8 +19,9 @@ from engine.rng import Rng
 from games import services
 from games.history_selectors import replay_frames
 from games.models import Game
+from tests.games.conftest import correspondence_game
 from tests.ratings.played import make_user, play_game
-from tests.site.test_audit_browser import session_cookie
+from tests.support.browser import session_id
 from tests.support.reading import READ_IN_FULL
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -64,16 +65,7 @@ def clock_game(users) -> Game:
 
 def wizards_game(users, *, seed: int) -> Game:
     """A scored Wizards' Garden game, seat 0 first, played by random moves from ``seed``."""
-    game = services.game_create(
-        kind="wizards_garden",
-        players=users,
-        options={},
-        rated=True,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=3,
-        first_player=0,
-    )
+    game = correspondence_game(users, "wizards_garden", rated=True, first_player=0)
     rng = Rng(seed)
     while game.status == Game.Status.ACTIVE:
         state = game.engine_state()
@@ -98,7 +90,7 @@ def shots(tmp_path_factory):
 def open_as(browser, asgi_server, user, size: str):
     width, height = SIZES[size]
     context = browser.new_context(viewport={"width": width, "height": height})
-    context.add_cookies([{"name": "sessionid", "value": session_cookie(user), "url": asgi_server}])
+    context.add_cookies([{"name": "sessionid", "value": session_id(user), "url": asgi_server}])
     page = context.new_page()
     page.set_default_timeout(15_000)
     return context, page

@@ -13,7 +13,6 @@ none of them may appear anywhere in what that viewer got.
 from __future__ import annotations
 
 import json
-import re
 import urllib.error
 import urllib.request
 from contextlib import ExitStack
@@ -23,48 +22,15 @@ import pytest
 from websockets.sync.client import connect
 
 from engine.rng import Rng
-from games import services
 from games.models import Game
+from tests.games.conftest import choose, correspondence_game
 from tests.games.sockets import session_cookie
+from tests.support.hidden import forbidden_for, leaked
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]
 
-#: A tile in notation, face up (R3) or face down (r3). Lower-case e is left out: "e3" is a cell.
-TILE_TOKEN = re.compile(r"(?<![A-Za-z0-9])([EHNOPRSW][1-5]|[hnoprsw][1-5])(?![0-9])")
-#: How the engine's refusal reasons quote an example of the notation.
-EXAMPLE = re.compile(r"(?:like|expected)(?: [a-z ]+?)? '[^']*'(?:(?:, | or )'[^']*')*")
 #: Any CSRF secret works when the cookie and the header carry the same one.
 CSRF = "privacytestcsrfsecret0123456789a"
-
-
-def tiles_in(value) -> set[str]:
-    """Every tile named anywhere in a JSON value, upper-cased (face-down ones included)."""
-    if isinstance(value, str):
-        return {value.upper()} if re.fullmatch(r"[A-Za-z][1-5]", value) else set()
-    if isinstance(value, dict):
-        return set().union(*(tiles_in(item) for item in value.values())) if value else set()
-    if isinstance(value, list):
-        return set().union(*(tiles_in(item) for item in value)) if value else set()
-    return set()
-
-
-def forbidden_for(full: dict, seat: int | None) -> set[str]:
-    """The tiles ``seat`` (None: anyone without a seat) may not know where they are."""
-    known = {cell for row in full["garden"] for cell in row if re.fullmatch(r"[A-Z][1-5]", cell)}
-    if seat is not None:
-        known |= set(full["hands"][seat])
-        draft = full.get("draft") or {}
-        for part in ("received", "passed_on"):
-            known |= tiles_in((draft.get(part) or [None] * (seat + 1))[seat])
-    return tiles_in(full) - known
-
-
-def leaked(text: str, forbidden: set[str]) -> set[str]:
-    """The forbidden tiles ``text`` names (a page's tags are left out, its text kept)."""
-    text = re.sub(r"<[a-zA-Z/][^>]*>", " ", text)
-    # The engine's reasons show the notation by example ("like '=R3'"): fixed text, no tile.
-    text = EXAMPLE.sub(" ", text)
-    return {token.upper() for token in TILE_TOKEN.findall(text)} & forbidden
 
 
 @dataclass
@@ -209,29 +175,10 @@ class Table:
             viewer.got.clear()
 
 
-def choose(frame: dict, rng: Rng) -> tuple[str, bool]:
-    """(move, is_a_take_step): a step most of the time, takes preferred, now and then whole."""
-    steps = frame.get("legal_steps") or []
-    takes = [step for step in steps if ":" in step and " " in step and "=" not in step]
-    if steps and rng.random() < 0.8:
-        if takes and rng.random() < 0.7:
-            return rng.choice(takes), True
-        return rng.choice(steps), False
-    return rng.choice(frame["legal_moves"]), False
-
-
 @pytest.mark.parametrize("players", [2, 3])
 def test_no_payload_shows_a_viewer_a_tile_they_may_not_know(asgi_server, make_player, players):
     users = [make_player() for _ in range(players)]
-    game = services.game_create(
-        kind="topiary",
-        players=users,
-        options={"draft": True},
-        rated=False,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=3,
-    )
+    game = correspondence_game(users, options={"draft": True})
     table = Table(asgi_server, game, users, make_player())
     rng = Rng(f"privacy/{players}")
     pending_seen = 0

@@ -12,7 +12,7 @@ import redis
 
 from games import live
 from kit.channel_layer import RedisChannelLayer
-from tests.site.test_operations import RedisServer
+from tests.support.servers import RedisServer
 from topiary_site.settings import channel_layer_host
 
 pytestmark = [pytest.mark.redis]

@@ -20,8 +20,8 @@ from websockets.sync.client import connect
 from games.models import Game
 from tests.games.conftest import live_game
 from tests.games.sockets import session_cookie
-from tests.site.test_operations import RedisServer
 from tests.support import servers
+from tests.support.servers import RedisServer
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis, pytest.mark.slow]
 

@@ -1,31 +1,11 @@
 """A finished game's replay in Chromium: stepping with the buttons and the arrow keys."""
 
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
-from django.db import connection
 
 from games.history_selectors import replay_frames
-from tests.ratings.played import make_user, play_game
+from tests.games.conftest import finished_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def finished_game(kind: str):
-    """A finished game between ann and bob, played in a thread of its own.
-
-    Playwright keeps an event loop running in the test's thread, where the
-    games services' channel-layer sends (async_to_sync) may not run.
-    """
-
-    def play():
-        try:
-            return play_game([make_user("ann"), make_user("bob")], kind=kind)
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(play).result()
 
 
 def ply_shown(page) -> str:

@@ -11,9 +11,8 @@ import pytest
 from games import services
 from games.models import Game
 from ratings.models import RatingChange
-from tests.games.conftest import every_player_moves, live_game, play_out
+from tests.games.conftest import every_player_moves, finished_against_a_bot, live_game, play_out
 from tests.games.pages import PATIENCE
-from tests.games.test_after_the_game import finished_against_a_bot
 from tests.support.browser import signed_in
 
 pytestmark = [

@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 
 from games import services
 from games.models import Game, Seek
-from tests.games.conftest import challenge, first_legal, live_game
+from tests.games.conftest import challenge, correspondence_game, first_legal, live_game
 from tests.games.sockets import TILE, Socket, closed_at_once, in_own_loop
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]
@@ -115,9 +115,7 @@ async def test_a_challenge_reaches_the_invited_player_only(ann_bob, make_player)
 @in_own_loop
 async def test_a_correspondence_opponents_move_reaches_the_player_to_move(ann_bob):
     ann, bob = ann_bob
-    game = await database_sync_to_async(live_game)(
-        [ann, bob], first_player=0, clock_initial=None, clock_increment=None, correspondence_days=3
-    )
+    game = await database_sync_to_async(correspondence_game)([ann, bob], first_player=0)
     bob_me = await Socket.open("/ws/me/", bob)
     await bob_me.next()
     ply, move = await database_sync_to_async(first_legal)(game, ann)

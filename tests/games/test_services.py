@@ -6,20 +6,15 @@ from datetime import timedelta
 
 import pytest
 
+from engine.errors import EngineError
 from engine.games import game_module
 from games import selectors, services
 from games.models import Game, Seat
-from games.services import Refused
-from tests.games.conftest import at_once, first_legal, live_game, play_out
+from kit.text import sentence
+from tests.games.conftest import at_once, first_legal, live_game, play_out, refused
+from tests.support.tables import CORRESPONDENCE
 
 pytestmark = pytest.mark.django_db
-
-
-def refused(code: str, call, **kwargs) -> Refused:
-    with pytest.raises(Refused) as info:
-        call(**kwargs)
-    assert info.value.code == code, info.value.reason
-    return info.value
 
 
 def snapshot(game: Game):
@@ -40,7 +35,8 @@ def test_a_move_is_applied_and_the_next_player_is_to_move(two):
     game.refresh_from_db()
     assert game.ply == 1
     assert game.moves[0]["move"] == move and game.moves[0]["seat"] == 0
-    assert selectors.game_state_for(game.pk, bob)["legal_moves"]
+    bobs = selectors.game_state_for(game.pk, bob)
+    assert bobs["to_move"] == bobs["you"] == 1 and bobs["legal_moves"]
     assert selectors.game_state_for(game.pk, ann)["legal_moves"] == []
 
 
@@ -66,8 +62,16 @@ def test_every_refusal_changes_nothing(two, make_player):
 
 def test_illegal_move_reason_comes_from_the_engine(two):
     (ann, _), game = two
+    with pytest.raises(EngineError) as engine:
+        game.engine_state().apply("c3:S", 0)
     reason = refused("illegal", services.move_play, game_id=game.pk, user=ann, ply=0, move="c3:S")
-    assert reason.reason
+    # The engine's own words, made a sentence, not a message of the site's.
+    assert engine.value.code == "move_no_such_position"
+    assert reason.reason == sentence(str(engine.value))
+    assert reason.reason == (
+        "Malformed move 'c3:S': no such position 'c3:S' "
+        "(an edge cell and a direction into the garden, like 'c5:S')."
+    )
 
 
 def test_no_move_in_a_finished_or_unstarted_game(two, make_player):
@@ -80,9 +84,7 @@ def test_no_move_in_a_finished_or_unstarted_game(two, make_player):
         kind="topiary",
         players=2,
         rated=False,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=1,
+        **CORRESPONDENCE,
     )
     refused("not_started", services.move_play, game_id=table.pk, user=carol, ply=0, move="a1:N")
 
@@ -130,9 +132,7 @@ def test_leaving_the_last_seat_removes_the_table(make_player):
         user=ann,
         kind="wizards_garden",
         rated=False,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=3,
+        **CORRESPONDENCE,
     )
     refused("not_seated", services.table_leave, game_id=table.pk, user=bob)
     services.table_leave(game_id=table.pk, user=ann)
@@ -156,7 +156,7 @@ def test_a_challenge_is_for_the_invited_player_only(make_player):
     services.table_join(game_id=table.pk, user=bob)
     table.refresh_from_db()
     assert table.status == Game.Status.ACTIVE
-    refused(
+    nobody = refused(
         "bad_request",
         services.challenge_create,
         user=ann,
@@ -167,11 +167,12 @@ def test_a_challenge_is_for_the_invited_player_only(make_player):
         clock_increment=5,
         correspondence_days=None,
     )
+    assert nobody.reason == "There is no player called 'nobody-here'."
 
 
 def test_bad_table_settings_are_refused(make_player):
     ann = make_player()
-    refused(
+    chess = refused(
         "bad_request",
         services.table_create,
         user=ann,
@@ -181,7 +182,7 @@ def test_bad_table_settings_are_refused(make_player):
         clock_increment=2,
         correspondence_days=None,
     )
-    refused(
+    three_wizards = refused(
         "bad_request",
         services.table_create,
         user=ann,
@@ -192,7 +193,7 @@ def test_bad_table_settings_are_refused(make_player):
         clock_increment=2,
         correspondence_days=None,
     )
-    refused(
+    five_gardeners = refused(
         "bad_request",
         services.table_create,
         user=ann,
@@ -203,7 +204,7 @@ def test_bad_table_settings_are_refused(make_player):
         clock_increment=2,
         correspondence_days=None,
     )
-    refused(
+    both_times = refused(
         "bad_request",
         services.table_create,
         user=ann,
@@ -213,6 +214,11 @@ def test_bad_table_settings_are_refused(make_player):
         clock_increment=2,
         correspondence_days=1,
     )
+    # The list of games that follows grows with the registry.
+    assert chess.reason.startswith("Unknown game 'chess': expected 'topiary'")
+    assert three_wizards.reason == "Wizards' Garden is for 2 players."
+    assert five_gardeners.reason == "options.players: 5 is not 2, 3 or 4."
+    assert both_times.reason == "A table has either a live clock or days per move."
     assert not Game.objects.exists()
 
 
@@ -225,7 +231,8 @@ def test_resign_ends_a_two_player_game_and_scoring_ranks_the_resigner_last(two):
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.termination == "resign"
     assert game.result["winners"] == [1] and game.result["ranks"] == [2, 1]
-    assert game_module("topiary").replay(game.record)
+    # The record replays: the deal, then ann's one move.
+    assert len(game_module("topiary").replay(game.record)) == 2
 
 
 def test_abort_only_before_your_first_move(two):
@@ -323,11 +330,12 @@ def test_a_takeback_offer_accepted_returns_the_game_to_before_the_move(make_play
     refused("not_allowed", services.takeback_offer, game_id=game.pk, user=bob, ply=1)
     refused("stale", services.takeback_offer, game_id=game.pk, user=ann, ply=0)
     services.takeback_offer(game_id=game.pk, user=ann, ply=1)
-    assert selectors.game_state_for(game.pk, bob)["takeback"]["can_answer"]
+    assert selectors.game_state_for(game.pk, bob)["takeback"]["can_answer"] is True
     refused("not_allowed", services.takeback_answer, game_id=game.pk, user=ann, accept=True)
     services.takeback_answer(game_id=game.pk, user=bob, accept=True)
     assert snapshot(game) == before
-    assert game.takebacks == 1 and selectors.game_state_for(game.pk, ann)["legal_moves"]
+    # Ann is to move again, with the move taken back among her choices.
+    assert game.takebacks == 1 and move in selectors.game_state_for(game.pk, ann)["legal_moves"]
 
     services.move_play(game_id=game.pk, user=ann, ply=0, move=move)
     reason = refused("not_allowed", services.takeback_offer, game_id=game.pk, user=ann, ply=1)

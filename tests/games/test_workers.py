@@ -22,6 +22,7 @@ from games.actions import action_run
 from games.models import Game
 from kit.socket_db import db_urgent
 from tests.games.conftest import every_player_moves, live_game
+from tests.support.tables import CORRESPONDENCE
 from topiary_site.celery import app as celery_app
 
 pytestmark = [
@@ -104,9 +105,7 @@ def test_a_four_player_topiary_table_with_three_bots_finishes(celery_worker, mak
         kind="topiary",
         players=4,
         rated=True,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=1,
+        **CORRESPONDENCE,
     )
     services.table_fill_with_bots(game_id=table.pk, user=human, level="greedy")
     game = play_against_bots(Game.objects.get(pk=table.pk), human)
@@ -127,9 +126,7 @@ def test_the_sweep_requeues_a_bot_turn_whose_task_was_lost(celery_worker, make_p
             kind="topiary",
             level="random",
             rated=False,
-            clock_initial=None,
-            clock_increment=None,
-            correspondence_days=3,
+            **CORRESPONDENCE,
         )
         if not game.bot_to_move:
             frame = selectors.game_state_for(game.pk, human)
@@ -186,9 +183,7 @@ def test_a_bot_plays_a_take_in_two_steps_each_its_own_ply(celery_worker, make_pl
         level="greedy",
         players=3,
         rated=False,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=3,
+        **CORRESPONDENCE,
     )
     game = play_against_bots(game, human)
     game = wait_for(game, lambda g: g.result is not None)
@@ -303,9 +298,7 @@ def test_a_bot_task_whose_worker_process_dies_runs_again(celery_worker, make_pla
         kind="wizards_garden",
         level="strong",
         rated=False,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=3,
+        **CORRESPONDENCE,
     )
     if not game.bot_to_move:
         frame = selectors.game_state_for(game.pk, human)
@@ -340,9 +333,7 @@ def _bots_play_each_other(games: int) -> list[Game]:
             players=[first, second],
             options={},
             rated=False,
-            clock_initial=None,
-            clock_increment=None,
-            correspondence_days=3,
+            **CORRESPONDENCE,
         )
         for _ in range(games)
     ]

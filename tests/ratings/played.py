@@ -12,6 +12,7 @@ from engine.rng import Rng
 from games import services
 from games.models import Game
 from tests.support.players import create_player
+from tests.support.tables import CORRESPONDENCE
 
 
 def make_user(username: str, *, bot_level: str = "") -> User:
@@ -39,9 +40,7 @@ def play_game(
         players=users,
         options=options or {},
         rated=rated,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=3,
+        **CORRESPONDENCE,
     )
     rng = Rng(move_seed)
     while game.status == Game.Status.ACTIVE and (plies is None or game.ply < plies):

@@ -26,21 +26,16 @@ for a person to look at; they are not committed.
 from __future__ import annotations
 
 import re
-from concurrent.futures import ThreadPoolExecutor
-from datetime import timedelta
 
 import pytest
-from django.db import connection
-from django.test import Client
-from django.utils import timezone
 
 from games.models import Game
-from tests.games.conftest import challenge
-from tests.ratings.played import make_user, play_game
-from tests.site.test_i18n_catalogue import LOCALE, entries
-from tests.site.test_i18n_marked import ALLOWED, WORD
+from tests.ratings.played import make_user
 from tests.support.axe import blocking_violations
+from tests.support.browser import session_id
+from tests.support.i18n import ALLOWED, LOCALE, WORD, entries
 from tests.support.reading import READ_IN_FULL
+from tests.support.site_walk import CHAT_TEXTS, pages_to_visit, site_data
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -177,206 +172,10 @@ def english_on_page(text: str, words: set[str], names: set[str]) -> list[str]:
 PLAY_CONTROLS = ["#board", "#status", "#players .clock:not(:empty)", "#chooser"]
 
 
-def live_clock_game(users) -> Game:
-    """A game on a running 5+3 clock, one move in."""
-    from games import services as games
-
-    game = games.game_create(
-        kind="topiary",
-        players=users,
-        options={},
-        rated=False,
-        clock_initial=300,
-        clock_increment=3,
-        correspondence_days=None,
-    )
-    state = game.engine_state()
-    return games.move_play(
-        game_id=game.pk, user=users[state.to_move], ply=0, move=state.legal_moves()[0]
-    )
-
-
-def _analysed(game: Game) -> None:
-    """The game's post-game analysis, run here as its task would (the replay shows it)."""
-    from analysis import services as analysis
-    from analysis.models import Analysis
-
-    analysis.analysis_run(analysis_id=Analysis.objects.create(game=game).pk)
-
-
-def _site_data() -> dict:
-    """Players, games in every state, a tournament: made through the services."""
-    from tournaments import services as tournaments
-
-    ann, bob, cat, dan = (make_user(name) for name in ("ann", "bob", "cat", "dan"))
-    make_user("bramble", bot_level="random")
-    finished = play_game([ann, bob], kind="topiary")
-    garden = play_game([bob, ann], kind="wizards_garden")
-    _analysed(finished)
-    live = {
-        "topiary-2": play_game([ann, bob], kind="topiary", plies=3, move_seed=1, rated=False),
-        "topiary-3": play_game([ann, bob, cat], kind="topiary", plies=4, move_seed=2),
-        "topiary-4": play_game([ann, bob, cat, dan], kind="topiary", plies=5, move_seed=3),
-        "topiary-2-live": live_clock_game([cat, dan]),
-        "wizards-2": play_game([ann, bob], kind="wizards_garden", plies=6, move_seed=4),
-    }
-    from games import services as games
-
-    table = games.table_create(
-        user=ann,
-        players=3,
-        kind="topiary",
-        options={},
-        rated=False,
-        clock_initial=300,
-        clock_increment=3,
-        correspondence_days=None,
-    )
-    event = tournaments.tournament_create(
-        created_by=ann,
-        name=TOURNAMENT_NAME,
-        kind="topiary",
-        format="swiss",
-        rounds=3,
-        clock_initial=180,
-        clock_increment=2,
-        starts_at=timezone.now() + timedelta(hours=1),
-        max_players=8,
-    )
-    tournaments.tournament_join(tournament_id=event.pk, user=bob)
-    # The home page lists ann's days-per-move games; dan has a challenge waiting (a note
-    # in the corner of every page he opens).
-    games.game_create(
-        kind="topiary",
-        players=[ann, bob],
-        options={},
-        rated=False,
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=3,
-    )
-    challenge(cat, dan, kind="wizards_garden")
-    _chat(ann, bob, finished, live["topiary-2"], event)
-    # Left before every player moved: aborted, with its result panel (issue 20).
-    aborted = games.game_create(
-        kind="topiary",
-        players=[ann, cat],
-        options={},
-        rated=True,
-        clock_initial=300,
-        clock_increment=3,
-        correspondence_days=None,
-    )
-    games.game_resign(game_id=aborted.pk, user=ann)
-    movers = {
-        name: game.seats.get(index=game.engine_state().to_move).user for name, game in live.items()
-    }
-    return {
-        "users": {u.username: u for u in (ann, bob, cat, dan)},
-        "finished": finished.pk,
-        "garden": garden.pk,
-        "finished_wizards": garden.pk,
-        "aborted": aborted.pk,
-        "live": {name: game.pk for name, game in live.items()},
-        "movers": movers,
-        "table": table.pk,
-        "tournament": event.pk,
-        "tournament_name": TOURNAMENT_NAME,
-    }
-
-
-CHAT_TEXTS = (
-    "Anyone for a three-player game?",
-    ("Rematch later? " + "https://example.com/" + "a-very-long-word-" * 6)[:140],
-    "Good game!",
-    "Well played <3",
-    "Good luck",
-    "Good luck, everyone",
-)
-TOURNAMENT_NAME = "Autumn Swiss of the Hedge Maze Society"
-
-
-def _chat(ann, bob, finished, playing, event) -> None:
-    """Chat on the pages that show it: the lobby, a game over, a game in play, a tournament."""
-    from chat.services import chat_post
-
-    lobby, long, game_over, well_played, luck, luck_all = CHAT_TEXTS
-    for user, kind, place_id, room, text in (
-        (ann, "lobby", None, "lobby", lobby),
-        (bob, "lobby", None, "lobby", long),
-        (ann, "game", finished.pk, "players", game_over),
-        (bob, "game", finished.pk, "players", well_played),
-        (ann, "game", playing.pk, "players", luck),
-        (bob, "tournament", event.pk, "tournament", luck_all),
-    ):
-        chat_post(user=user, kind=kind, place_id=place_id, room=room, text=text)
-
-
-def site_data() -> dict:
-    """The data, made in a thread of its own: the games services send on the channel layer
-    (async_to_sync), which cannot run in the thread where Playwright's loop runs."""
-
-    def make():
-        try:
-            return _site_data()
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(make).result()
-
-
-def session_cookie(user) -> str:
-    client = Client()
-    client.force_login(user)
-    return client.cookies["sessionid"].value
-
-
-def pages_to_visit(data: dict) -> list[tuple[str, str | None, str]]:
-    """(name, who is signed in or None, path) for every page of the audit."""
-    finished, live, movers = data["finished"], data["live"], data["movers"]
-    pages = [
-        ("home-signed-out", None, "/"),
-        ("login", None, "/accounts/login/"),
-        ("register", None, "/accounts/register/"),
-        ("home", "ann", "/"),
-        ("lobby", "ann", "/play/"),
-        ("lobby-signed-out", None, "/play/"),
-        ("home-challenged", "dan", "/"),
-        ("lobby-after-get-of-form-address", "ann", "/play/new/"),
-        ("open-table", "ann", f"/game/{data['table']}/"),
-        ("game-over", "ann", f"/game/{finished}/"),
-        ("game-over-wizards", "ann", f"/game/{data['finished_wizards']}/"),
-        ("game-aborted", "ann", f"/game/{data['aborted']}/"),
-        ("replay", "ann", f"/games/{finished}/replay/"),
-        ("replay-not-analysed", "ann", f"/games/{data['garden']}/replay/"),
-        ("history", "ann", "/games/history/ann/"),
-        ("profile", "ann", "/@/ann/"),
-        ("puzzle", "ann", "/puzzles/"),
-        ("puzzle-about", None, "/puzzles/about/"),
-        ("puzzle-archive", "ann", "/puzzles/archive/"),
-        ("puzzle-leaderboard", "ann", "/puzzles/leaderboard/"),
-        ("leaderboards", "ann", "/leaderboards/"),
-        ("leaderboard-topiary", "ann", "/leaderboards/topiary/"),
-        ("tournaments", "ann", "/tournaments/"),
-        ("tournament", "ann", f"/tournaments/{data['tournament']}/"),
-        ("password", "ann", "/accounts/password/"),
-        ("rules-topiary", None, "/rules/topiary/"),
-        ("rules-wizards-garden", None, "/rules/wizards-garden/"),
-        ("learn", "ann", "/learn/"),
-        ("lesson-topiary", None, "/learn/topiary/"),
-        ("lesson-wizards-garden", "ann", "/learn/wizards-garden/"),
-    ]
-    for name, game_id in live.items():
-        pages.append((f"play-{name}", movers[name].username, f"/game/{game_id}/"))
-    pages.append(("watch-topiary-4", None, f"/game/{live['topiary-4']}/"))
-    return pages
-
-
 def test_every_page_fits_every_screen(browser, asgi_server, tmp_path_factory):
     data = site_data()
     shots = tmp_path_factory.mktemp("audit-screenshots")
-    cookies = {name: session_cookie(user) for name, user in data["users"].items()}
+    cookies = {name: session_id(user) for name, user in data["users"].items()}
     english = english_catalogue_words()
     names = {*data["users"], "bramble"}
     own_words = [data["tournament_name"], *CHAT_TEXTS]
@@ -470,7 +269,7 @@ def test_no_two_pawns_or_score_labels_overlap(browser, asgi_server):
     data = site_data()
     context = browser.new_context(viewport={"width": 390, "height": 844})
     context.add_cookies(
-        [{"name": "sessionid", "value": session_cookie(data["users"]["ann"]), "url": asgi_server}]
+        [{"name": "sessionid", "value": session_id(data["users"]["ann"]), "url": asgi_server}]
     )
     overlaps = []
     try:
@@ -506,7 +305,7 @@ def test_the_puzzles_free_positions_fit_a_finger(browser, asgi_server):
 def test_the_lobby_and_tournament_forms_offer_only_what_the_choice_takes(browser, asgi_server):
     ann = make_user("ann")
     context = browser.new_context(viewport={"width": 390, "height": 844})
-    context.add_cookies([{"name": "sessionid", "value": session_cookie(ann), "url": asgi_server}])
+    context.add_cookies([{"name": "sessionid", "value": session_id(ann), "url": asgi_server}])
     try:
         page = context.new_page()
         page.goto(asgi_server + "/play/")

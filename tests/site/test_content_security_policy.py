@@ -11,8 +11,9 @@ import json
 
 import pytest
 
-from tests.site.test_audit_browser import pages_to_visit, session_cookie, site_data
+from tests.support.browser import session_id
 from tests.support.http import Session
+from tests.support.site_walk import pages_to_visit, site_data
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -103,7 +104,7 @@ def test_the_api_docs_render_every_operation_from_the_sites_own_files(browser, a
 
 def test_no_page_breaks_the_policy(browser, asgi_server):
     data = site_data()
-    cookies = {name: session_cookie(user) for name, user in data["users"].items()}
+    cookies = {name: session_id(user) for name, user in data["users"].items()}
     problems: list[str] = []
     contexts = {}
     try:

@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import need
+from tests.support.i18n import LOCALE, entries
 
 ROOT = Path(__file__).resolve().parents[2]
-LOCALE = ROOT / "locale" / "de" / "LC_MESSAGES"
 DOMAINS = ("django", "djangojs")
 #: What `make messages` leaves out of extraction (Makefile, MAKEMESSAGES).
 NOT_COPIED = {".git", ".venv", "staticfiles", "var", "node_modules", "__pycache__", "bench"}
@@ -30,47 +30,6 @@ PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|%[sd]|\{(\w*)\}")
 
 def gettext_installed() -> bool:
     return all(shutil.which(tool) for tool in ("xgettext", "msgmerge", "msgfmt", "msgattrib"))
-
-
-def entries(po: Path) -> list[dict]:
-    """Each entry of a .po file as {msgctxt, msgid, msgid_plural, msgstr: [..], fuzzy}."""
-    found: list[dict] = []
-    current: dict | None = None
-    field = None
-
-    def unquote(text: str) -> str:
-        return (
-            bytes(text.strip()[1:-1], "utf-8")
-            .decode("unicode_escape")
-            .encode("latin-1")
-            .decode("utf-8")
-        )
-
-    for line in [*po.read_text(encoding="utf-8").splitlines(), ""]:
-        if not line.strip():
-            if current and "msgid" in current:
-                found.append(current)
-            current, field = None, None
-            continue
-        current = current if current is not None else {"msgstr": {}, "fuzzy": False}
-        if line.startswith("#,") and "fuzzy" in line:
-            current["fuzzy"] = True
-        elif line.startswith("#"):
-            continue
-        elif line.startswith(("msgctxt ", "msgid ", "msgid_plural ")):
-            field, _, rest = line.partition(" ")
-            current[field] = unquote(rest)
-        elif line.startswith("msgstr"):
-            head, _, rest = line.partition(" ")
-            index = int(head[7:-1]) if head.startswith("msgstr[") else 0
-            field = ("msgstr", index)
-            current["msgstr"][index] = unquote(rest)
-        elif line.startswith('"') and field:
-            if isinstance(field, tuple):
-                current["msgstr"][field[1]] += unquote(line)
-            else:
-                current[field] += unquote(line)
-    return [entry for entry in found if entry["msgid"]]  # the header has an empty msgid
 
 
 def key(entry: dict) -> tuple:

@@ -25,48 +25,12 @@ from pathlib import Path
 import pytest
 from django.template.base import Lexer, TokenType
 
+from tests.support.i18n import ALLOWED, WORD
+
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ("accounts", "analysis", "api", "chat", "games", "learn", "puzzles", "ratings")
 APPS += ("tournaments", "topiary_site", "kit")
-#: Words that stay as they are in every language: names, the game's terms of art that
-#: are names, units and notation.
-ALLOWED = {
-    "English",
-    "Deutsch",
-    "Topiary",
-    "Online",
-    "Wizards",
-    "Garden",
-    "Elo",
-    "BOT",
-    "Bot",
-    "Bots",
-    "API",
-    "JSON",
-    "PGN",
-    "TOTP",
-    "OK",
-    "CSV",
-    "ID",
-    "UTC",
-    "px",
-    "ms",
-    "RandomBot",
-    "GreedyBot",
-    "StrongBot",
-    "Glicko",
-    "lichess",
-    "Arena",
-    "Board",
-    "Game",
-    "GitHub",
-    "ZIP",
-    "zip",
-    "T-Rex",
-    "Rex",
-}
 EXEMPT = "i18n: not for users"
-WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]")
 CHECKED_ATTRIBUTES = {"title", "alt", "placeholder", "aria-label", "aria-description"}
 
 

@@ -24,6 +24,7 @@ from tests.site.conftest import clean_env, manage
 from tests.support import servers
 from tests.support.http import Session, links
 from tests.support.players import create_player
+from tests.support.servers import RedisServer
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis, pytest.mark.slow]
 
@@ -46,38 +47,6 @@ def wait_until(probe, what: str):
 def health(url: str, path: str) -> tuple[int, dict]:
     response = Session(url, headers=JSON).get(path)
     return response.status, json.loads(response.body or b"{}")
-
-
-class RedisServer:
-    """A Redis of the test's own, on a port of its own, to stop and start at will."""
-
-    def __init__(self, tmp_path: Path):
-        self.port = servers.free_port()
-        self.dir = tmp_path
-        self.popen: subprocess.Popen | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        self.popen = subprocess.Popen(
-            [
-                *("redis-server", "--port", str(self.port), "--bind", "127.0.0.1"),
-                *("--save", "", "--appendonly", "no", "--dir", str(self.dir)),
-            ],
-            stdout=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        servers.Process.wait_for_port(self, self.port)  # same polling, on this process
-
-    def log(self) -> str:
-        return f"redis-server on {self.port}"
-
-    def stop(self) -> None:
-        if self.popen is not None and self.popen.poll() is None:
-            self.popen.terminate()
-            self.popen.wait(20)
 
 
 @pytest.fixture

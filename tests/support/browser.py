@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from django.db import connection
 from django.test import Client
 
 
@@ -33,12 +35,28 @@ def pushes_beside_playwright():
 
 def signed_in(browser, base_url: str, user):
     """A fresh browser context holding ``user``'s session (no login form), and a page in it."""
-    client = Client()
-    client.force_login(user)
     context = browser.new_context(viewport={"width": 1200, "height": 900})
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base_url}]
-    )
+    context.add_cookies([{"name": "sessionid", "value": session_id(user), "url": base_url}])
     page = context.new_page()
     page.set_default_timeout(15_000)
     return context, page
+
+
+def session_id(user) -> str:
+    """The id of a new signed-in session of ``user`` (the ``sessionid`` cookie's value)."""
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+def in_thread(work):
+    """Run game services in a thread of their own (Playwright's loop holds this one)."""
+
+    def run():
+        try:
+            return work()
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(run).result()

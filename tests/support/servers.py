@@ -1,4 +1,5 @@
-"""Real servers for tests: the ASGI web process, the Celery worker and beat.
+"""Real servers for tests: the ASGI web process, the Celery worker and beat, and a Redis
+of a test's own.
 
 They are started with the very commands of the project's Procfile (the same
 ones docker-compose runs), against the test database and the test Redis, so a
@@ -218,3 +219,35 @@ def start_beat(env: dict[str, str], log_dir: Path) -> Process:
     proc = Process("beat", {**env, "CELERY_BEAT_SCHEDULE_FILENAME": str(schedule)}, log_dir)
     proc.wait_for_log("beat: Starting")
     return proc
+
+
+class RedisServer:
+    """A Redis of the test's own, on a port of its own, to stop and start at will."""
+
+    def __init__(self, tmp_path: Path):
+        self.port = free_port()
+        self.dir = tmp_path
+        self.popen: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.popen = subprocess.Popen(
+            [
+                *("redis-server", "--port", str(self.port), "--bind", "127.0.0.1"),
+                *("--save", "", "--appendonly", "no", "--dir", str(self.dir)),
+            ],
+            stdout=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        Process.wait_for_port(self, self.port)  # same polling, on this process
+
+    def log(self) -> str:
+        return f"redis-server on {self.port}"
+
+    def stop(self) -> None:
+        if self.popen is not None and self.popen.poll() is None:
+            self.popen.terminate()
+            self.popen.wait(20)
