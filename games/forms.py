@@ -5,12 +5,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from engine.games import GAMES, all_games, game_definition
-from games.models import TimeControl
+from games.models import TimeControl, game_kind_choices
 from games.services import BOT_LEVEL_CHOICES, players_refusal
-
-
-def _kind_choices() -> list[tuple[str, str]]:
-    return [(game.name, game.title) for game in all_games()]
 
 
 def _seat_choices() -> list[tuple[int, str]]:
@@ -45,7 +41,7 @@ class TableForm(forms.Form):
     """
 
     kind = forms.ChoiceField(
-        label=gettext_lazy("Game"), choices=_kind_choices, initial=GAMES[0].name
+        label=gettext_lazy("Game"), choices=game_kind_choices, initial=GAMES[0].name
     )
     players = forms.TypedChoiceField(
         label=gettext_lazy("Players"), coerce=int, choices=_seat_choices, initial=2
