@@ -70,7 +70,7 @@ class TableForm(forms.Form):
             for option in game.rule_options:
                 if option.field_name in self.fields:
                     continue
-                # The engine's words, translated by their msgids in games/engine_text.py.
+                # The engine's words, translated by the msgids their game marks (docs/I18N.md).
                 self.fields[option.field_name] = forms.BooleanField(
                     label=_(option.label),
                     required=False,
