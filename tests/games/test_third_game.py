@@ -7,6 +7,8 @@ through the services and over the real websocket, scored, ranked, rated and repl
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from channels.db import database_sync_to_async
 from django.core.exceptions import ValidationError
@@ -20,6 +22,7 @@ from ratings.models import Rating, RatingChange
 from tests.games import three_in_a_row
 from tests.games.conftest import live_game
 from tests.games.sockets import Socket, in_own_loop
+from tournaments.forms import TournamentForm
 from tournaments.models import Tournament
 
 #: Seat 0 (X) fills a1, b1, c1 while seat 1 (O) plays a2, b2: X wins on the fifth mark.
@@ -170,6 +173,25 @@ def test_a_registered_game_has_its_leaderboards_on_the_site_and_in_the_api(
     assert history.status_code == 200 and len(history.json()) == 1
     unknown = client.get("/api/leaderboards/chess")
     assert unknown.status_code == 404 and "'chess'" in unknown.json()["message"]
+
+
+def test_the_tournament_form_offers_a_registered_game_and_says_which_games_seat_more(
+    third_game,
+):
+    form = TournamentForm()
+    assert ("three_in_a_row", "Three in a Row") in list(form.fields["kind"].choices)
+    assert [size for size, _ in form.fields["table_size"].choices] == [2, 3, 4]
+    assert form.fields["table_size"].help_text == "3 or 4 only for Swiss tables of Topiary."
+    # Only the form reads it: a descriptor seating 2 or 3 on the same little module.
+    crowded = replace(
+        third_game, name="crowded_row", title="Crowded Row", seats=(2, 3), seats_option="players"
+    )
+    register(crowded)
+    try:
+        help_text = TournamentForm().fields["table_size"].help_text
+    finally:
+        unregister("crowded_row")
+    assert help_text == "3 or 4 only for Swiss tables of Topiary and Crowded Row."
 
 
 def _state(ply: int):
