@@ -125,6 +125,33 @@ def test_a_resignation_ranks_the_resigner_last_in_a_registered_game(make_player,
     assert game.termination == "resign" and game.result["ranks"] == [1, 2]
 
 
+@pytest.mark.django_db
+def test_a_bot_plays_a_registered_game_to_its_end(client, make_player, third_game):
+    ann = make_player()
+    game = services.bot_game_create(
+        user=ann,
+        kind="three_in_a_row",
+        level="random",
+        clock_initial=None,
+        clock_increment=None,
+        correspondence_days=3,
+    )
+    bot = game.seats.get(index=1).user
+    while game.status == Game.Status.ACTIVE:
+        if game.bot_to_move:
+            services.bot_move_play(game_id=game.pk, ply=game.ply)
+        else:
+            move = selectors.game_state_for(game.pk, ann)["legal_moves"][0]
+            services.move_play(game_id=game.pk, user=ann, ply=game.ply, move=move)
+        game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and bot.is_bot
+    marks = game.engine_state().to_json()["board"]
+    assert marks.count("O") >= 2  # the bot's own marks, from its view's legal moves
+    services.game_score(game_id=game.pk)
+    replay = client.get(reverse("games:replay", args=[game.pk])).content.decode()
+    assert f"Three in a Row #{game.pk}" in replay and bot.username in replay
+
+
 #: Every kind column, and the model form (the admin's) that edits it.
 KIND_COLUMNS = [(Game, "kind"), (Seek, "kind"), (Tournament, "kind"), (Rating, "kind")]
 
