@@ -14,6 +14,16 @@ from typing import Any
 from ninja import Field, Schema
 from pydantic import ConfigDict
 
+from engine.games import GAMES
+from ratings.models import PUZZLE
+
+# What the document says of the games comes from their descriptors. It is drawn once, for
+# the house's games; a game registered at run time is taken all the same.
+_KINDS = [game.name for game in GAMES]
+_SEATS = ", ".join(
+    f"{game.title} {'-'.join(str(n) for n in sorted({*game.seats}))}" for game in GAMES
+)
+
 # --------------------------------------------------------------------------- requests
 
 
@@ -37,8 +47,8 @@ CORRESPONDENCE_DAYS_MAX = 14
 
 
 class TableIn(StrictIn):
-    kind: str = Field("topiary", description="topiary or wizards_garden")
-    players: int = Field(2, description="seats at the table (Topiary 2-4, Wizards' Garden 2)")
+    kind: str = Field(GAMES[0].name, description=" or ".join(_KINDS))
+    players: int = Field(2, description=f"seats at the table ({_SEATS})")
     rated: bool = False
     clock_initial: int | None = Field(
         None,
@@ -137,7 +147,7 @@ class RatingOut(Schema):
 
 
 class ProfileOut(UserOut):
-    ratings: dict[str, RatingOut] = Field(description="by kind: topiary, wizards_garden, puzzle")
+    ratings: dict[str, RatingOut] = Field(description=f"by kind: {', '.join([*_KINDS, PUZZLE])}")
 
 
 class RatingChangeOut(Schema):

@@ -17,7 +17,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType, ModuleType
 from typing import Any
 
-from engine.errors import NotationError, add_messages
+from engine.errors import NotationError, add_messages, gettext_noop
+
+#: How a sentence says a range of players (``2 to 4``).
+SEATS_RANGE = gettext_noop("%(fewest)s to %(most)s")
 
 
 @dataclass(frozen=True)
@@ -95,7 +98,12 @@ class GameDefinition:
     (``end_reason()``); empty when they give none. ``bots``: a ``BotPlayer`` per level
     above ``random`` (which plays any game); ``analyst``: the post-game analysis of one
     turn (None: turns are not analysed). ``messages``: the English of each error code the
-    game raises, added to ``engine.errors.MESSAGES`` when the game is defined.
+    game raises, added to ``engine.errors.MESSAGES`` when the game is defined. ``words``:
+    any other English word the game hands the site to show (Topiary's tile names).
+
+    Every English text here (option labels and help, score columns, end reasons, words,
+    messages) is marked with ``engine.errors.gettext_noop`` where the game writes it, so
+    the site's catalogue gathers it from the game's own package (docs/I18N.md).
     """
 
     name: str
@@ -110,6 +118,7 @@ class GameDefinition:
     sight_lines: bool = False
     end_reasons: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
+    words: tuple[str, ...] = ()
     is_take_step: Callable[[str], bool] | None = None
     bots: Mapping[str, BotPlayer] = field(default_factory=lambda: MappingProxyType({}), hash=False)
     analyst: Analyst | None = None
@@ -139,7 +148,7 @@ class GameDefinition:
     def seats_text(self) -> str:
         """``2`` or ``2 to 4``: the numbers of players, as a sentence says them."""
         low, high = self.seats
-        return str(low) if low == high else f"{low} to {high}"
+        return str(low) if low == high else SEATS_RANGE % {"fewest": low, "most": high}
 
     def seat_count(self, options: dict) -> int:
         """How many players sit at a table with these options (the engine's Options JSON)."""

@@ -27,8 +27,8 @@ def gettext_noop(message: str) -> str:
 
 #: Every code and its English message, a %-template over the error's params. ``%(move)r``
 #: quotes what the player sent as Python does (``'c5:S'``). A param named ``reason`` is
-#: another error's message (``inner``); ``end_reason`` and ``seats`` hold the engine's own
-#: words (an end reason, ``2 to 4``), which a translation translates too. The codes below
+#: another error's message (``inner``); ``end_reason`` holds the engine's own words (an end
+#: reason), which a translation translates too. The codes below
 #: are shared by every game; each game's own (its moves, positions, options) come with its
 #: descriptor (``GameDefinition.messages``, ``engine/<game>/messages.py``), added here by
 #: ``add_messages`` when the game is defined.

@@ -2,65 +2,24 @@
 
 The engine speaks English only. Its errors carry a stable code and params
 (``engine.errors``): ``error_message`` says an error in the active language from
-``engine.errors.MESSAGES``, whose templates the engine marks with ``gettext_noop`` so
-that ``make messages`` gathers them. ``ENGINE_TEXTS`` lists every other English text the
-engine hands the site to show (tile type names, rule options, score columns, end
-reasons, seat counts) so that the catalogue holds them: templates say
+``engine.errors.MESSAGES``. Every English text a game hands the site, its messages and
+the words its descriptor shows (tile names, rule options, score columns, end reasons), is
+marked with the engine's ``gettext_noop`` in the game's own package, so ``make messages``
+gathers it there and a new game needs no line here: templates say
 ``{% translate value %}``, Python ``gettext(value)``; a page script that gets one in a
 frame sent to many viewers at once (``final.end_reason``) says it with its own gettext.
 """
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext
 
 from engine.errors import MESSAGES, EngineError, RecordError
 
-#: Params that hold the engine's own English words (an end reason, ``2 to 4``): they are
-#: in ``ENGINE_TEXTS`` and translated with the message.
-_WORD_PARAMS = ("end_reason", "seats")
-
-#: Every English text the engine hands the site for display (names stay as they are: the
-#: games' titles "Topiary" and "Wizards' Garden", and notation). A test walks the game
-#: definitions, so a new option or column cannot go untranslated.
-ENGINE_TEXTS = (
-    # Topiary's tile types (engine.topiary.TYPE_NAMES)
-    gettext_noop("Elephant"),
-    gettext_noop("Polyhedron"),
-    gettext_noop("Swan"),
-    gettext_noop("Pom Pom"),
-    gettext_noop("Pyramid"),
-    gettext_noop("T-Rex"),
-    gettext_noop("Spiral"),
-    gettext_noop("Whale"),
-    # Topiary's rule options: label, then what it does
-    gettext_noop("Corner diagonals"),
-    gettext_noop("visitors may stand at the 8 one-tile corner diagonals."),
-    gettext_noop("Must take"),
-    gettext_noop("a visitor whose line holds a face-down tile must take one."),
-    gettext_noop("Draft the hands"),
-    gettext_noop("pass tiles round to choose hands."),
-    gettext_noop("Ties share the win"),
-    gettext_noop("no later-in-turn tie-break."),
-    # Topiary's score columns
-    gettext_noop("Visitors"),
-    gettext_noop("Bonus"),
-    gettext_noop("Hand"),
-    # Wizards' Garden's rule option
-    gettext_noop("Setup seeds apart"),
-    gettext_noop("setup seeds may not touch."),
-    # Wizards' Garden's score columns (Dovetail and Ravenclaw are the seeds' sides)
-    gettext_noop("Dovetail (W)"),
-    gettext_noop("Ravenclaw (B)"),
-    gettext_noop("Staff"),
-    gettext_noop("Holds the staff"),
-    # Wizards' Garden's end reasons (engine.wizards_garden.END_REASONS)
-    gettext_noop("the basket is empty"),
-    gettext_noop("the board is empty"),
-    gettext_noop("the board is full"),
-    # How many players a game is for (GameDefinition.seats_text), where it is not one number
-    gettext_noop("2 to 4"),
-)
+#: Params that hold the engine's own English words (an end reason): marked where the game
+#: writes them, and translated with the message. (``seats`` is a number: only a game of one
+#: table size refuses a number of players.)
+_WORD_PARAMS = ("end_reason",)
 
 
 def _word(value):

@@ -5,12 +5,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from engine.games import GAMES, all_games, game_definition
-from games.models import TimeControl
+from games.models import TimeControl, game_kind_choices
 from games.services import BOT_LEVEL_CHOICES, players_refusal
-
-
-def _kind_choices() -> list[tuple[str, str]]:
-    return [(game.name, game.title) for game in all_games()]
 
 
 def _seat_choices() -> list[tuple[int, str]]:
@@ -45,7 +41,7 @@ class TableForm(forms.Form):
     """
 
     kind = forms.ChoiceField(
-        label=gettext_lazy("Game"), choices=_kind_choices, initial=GAMES[0].name
+        label=gettext_lazy("Game"), choices=game_kind_choices, initial=GAMES[0].name
     )
     players = forms.TypedChoiceField(
         label=gettext_lazy("Players"), coerce=int, choices=_seat_choices, initial=2
@@ -74,7 +70,7 @@ class TableForm(forms.Form):
             for option in game.rule_options:
                 if option.field_name in self.fields:
                     continue
-                # The engine's words, translated by their msgids in games/engine_text.py.
+                # The engine's words, translated by the msgids their game marks (docs/I18N.md).
                 self.fields[option.field_name] = forms.BooleanField(
                     label=_(option.label),
                     required=False,

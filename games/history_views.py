@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from engine.errors import EngineError
-from engine.games import all_games, game_definition
+from engine.games import game_definition
 from games import engine_text
 from games.history_selectors import (
     RESULT_LABELS,
@@ -29,6 +29,7 @@ from games.history_selectors import (
     game_record,
     replay_frames,
 )
+from games.models import game_kind_choices
 
 PAGE_SIZE = 25
 #: The largest record accepted for import (a 4-player Topiary record is a few kB).
@@ -39,10 +40,7 @@ class HistoryFilter(forms.Form):
     """The filters of a game history; every one optional."""
 
     game = forms.ChoiceField(
-        choices=lambda: [
-            ("", gettext_lazy("Any game")),
-            *((game.name, game.title) for game in all_games()),
-        ],
+        choices=lambda: [("", gettext_lazy("Any game")), *game_kind_choices()],
         required=False,
         label=gettext_lazy("Game"),
     )

@@ -3,23 +3,57 @@ import functools
 import threading
 from datetime import timedelta
 
+from django import forms
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import DatabaseError, connection, models
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
-from engine.games import GAMES, game_definition
+from engine.games import all_games, game_definition, game_names
 
 #: How long a player in a live game may be gone before an opponent may claim the win.
 GONE_CLAIM_AFTER = timedelta(seconds=60)
 
 
-#: The house's games as model choices (``GameKind.TOPIARY``...), from the engine's
-#: descriptors. The column has no database constraint: a game registered at run time
-#: (``engine.games.register``) is stored as well, and the registry judges kinds.
-GameKind = models.TextChoices(
-    "GameKind", [(game.name.upper(), (game.name, game.title)) for game in GAMES]
-)
+def game_kind_choices() -> list[tuple[str, str]]:
+    """Every registered game (run-time ones included) as ``(kind, title)``, for forms."""
+    return [(game.name, game.title) for game in all_games()]
+
+
+def validate_game_kind(kind: str) -> None:
+    """Refuse a kind that no registered game goes by (``engine.games`` judges, not a migration)."""
+    if kind not in game_names():
+        raise ValidationError(
+            gettext_lazy("%(kind)s is not a game here: one of %(kinds)s."),
+            code="unknown_game",
+            params={"kind": repr(kind), "kinds": ", ".join(game_names())},
+        )
+
+
+class GameKindField(models.CharField):
+    """A game's kind, stored as the game's name.
+
+    No ``choices=``: the registry (``engine.games``) is asked when a value is validated and
+    when a form offers the games, so a game registered at run time (``register``) is stored,
+    offered and judged without a migration, and adding a game writes none.
+    """
+
+    default_validators = [validate_game_kind]
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("max_length", 20)
+        super().__init__(*args, **kwargs)
+
+    def kind_choices(self) -> list[tuple[str, str]]:
+        """What a form offers: the registered games."""
+        return game_kind_choices()
+
+    def formfield(self, **kwargs):
+        # Field.formfield, not CharField's: a choice field takes no max_length.
+        return models.Field.formfield(
+            self, **{"form_class": forms.ChoiceField, "choices": self.kind_choices, **kwargs}
+        )
 
 
 def days_text(days: int) -> str:
@@ -138,7 +172,7 @@ class Game(RowWrites, models.Model):
         FINISHED = "finished", gettext_lazy("Finished")
         ABORTED = "aborted", gettext_lazy("Aborted")
 
-    kind = models.CharField(max_length=20, choices=GameKind.choices)
+    kind = GameKindField()
     options = models.JSONField(default=dict, blank=True)
     seed = models.BigIntegerField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
@@ -448,7 +482,7 @@ class Seek(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seek"
     )
     cell = models.CharField(max_length=60)
-    kind = models.CharField(max_length=20, choices=GameKind.choices)
+    kind = GameKindField()
     players = models.PositiveSmallIntegerField()
     time_control = models.CharField(max_length=8, choices=TimeControl.choices)
     rated = models.BooleanField(default=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import reverse
 from django.utils.translation import gettext, pgettext_lazy
 
-from engine.games import all_games
+from engine.games import all_games, game_definition
 from games.hooks import ratings_shown
 from games.models import Seek, TimeControl, days_text
 from games.seeks import BOT_WAITS, RATING_RANGES, cell_key
@@ -79,7 +79,7 @@ def seeks_open(user, channel: str | None = None) -> dict:
                 "username": seek.user.username,
                 "rating": shown.get((seek.kind, seek.user_id)),
                 "kind": seek.kind,
-                "kind_name": seek.get_kind_display(),
+                "kind_name": game_definition(seek.kind).title,
                 "players": seek.players,
                 "time_control": seek.time_control,
                 "rated": seek.rated,

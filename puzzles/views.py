@@ -30,7 +30,7 @@ from engine.topiary import TYPE_NAMES
 from puzzles import selectors, services
 from puzzles.models import DailyPuzzle
 from ratings import elo
-from ratings.models import RatingKind
+from ratings.models import PUZZLE
 from ratings.selectors import TREND_DAYS, leaderboard, leaderboard_rank, rating_of
 
 ARCHIVE_PAGE_SIZE = 30
@@ -85,7 +85,7 @@ def _puzzle_response(request: HttpRequest, date: datetime.date) -> HttpResponse:
         "streak": None,
     }
     if request.user.is_authenticated:
-        context["rating"] = rating_of(user=request.user, kind=RatingKind.PUZZLE)
+        context["rating"] = rating_of(user=request.user, kind=PUZZLE)
         context["streak"] = selectors.streak_of(request.user, today=today)[0]
     return render(request, "puzzles/puzzle.html", context)
 
@@ -160,7 +160,7 @@ def _verdict_json(verdict: services.Verdict, user) -> dict:
         data["rating"] = {
             "before": round(verdict.rating_before),
             "after": round(verdict.rating_after),
-            "display": rating_of(user=user, kind=RatingKind.PUZZLE).display,
+            "display": rating_of(user=user, kind=PUZZLE).display,
         }
     if verdict.line is not None:
         data["line"] = verdict.line
@@ -185,13 +185,13 @@ def puzzle_leaderboard(request: HttpRequest) -> HttpResponse:
     """The puzzle boards: by puzzle rating and by current solve streak."""
     today = timezone.localdate()
     context = {
-        "ratings": list(leaderboard(kind=RatingKind.PUZZLE)[: selectors.LEADERBOARD_SIZE]),
+        "ratings": list(leaderboard(kind=PUZZLE)[: selectors.LEADERBOARD_SIZE]),
         "streaks": selectors.streak_leaders(today=today),
         "trend_days": TREND_DAYS,
         "provisional_games": elo.PROVISIONAL_GAMES,
     }
     if request.user.is_authenticated:
-        rating = rating_of(user=request.user, kind=RatingKind.PUZZLE)
+        rating = rating_of(user=request.user, kind=PUZZLE)
         context["my_rating"] = rating
         context["my_rating_rank"] = leaderboard_rank(rating=rating)
         context["my_streak"] = selectors.streak_of(request.user, today=today)[0]

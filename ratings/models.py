@@ -1,23 +1,64 @@
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
-from engine.games import GAMES
+from engine.games import game_definition, game_names
+from games.models import GameKindField
 from ratings import elo
 
-#: What a rating measures: one per game (``RatingKind.TOPIARY``...), from the engine's game
-#: descriptors, and one for puzzles. A game registered at run time is rated under its name
-#: too (the column has no database constraint).
-RatingKind = models.TextChoices(
-    "RatingKind",
-    [
-        *((game.name.upper(), (game.name, game.title)) for game in GAMES),
-        ("PUZZLE", ("puzzle", gettext_lazy("Puzzles"))),
-    ],
-)
+#: The puzzle rating's kind; every other rating kind is a registered game's name.
+PUZZLE = "puzzle"
 
-#: The kinds rated by playing games (the puzzle rating moves with puzzle attempts).
-GAME_KINDS = tuple(RatingKind(game.name) for game in GAMES)
+
+def game_kinds() -> tuple[str, ...]:
+    """The kinds rated by playing games: every registered game's name, run-time ones too."""
+    return game_names()
+
+
+def rating_kinds() -> tuple[str, ...]:
+    """Every kind a rating can have: the games', then the puzzles' (the order pages show)."""
+    return (*game_names(), PUZZLE)
+
+
+class RatingKind(str):
+    """What a rating measures, as pages show it: ``kind.value`` and ``kind.label`` (its title).
+
+    A str, so it filters and compares as the stored kind; ``RatingKind(kind)`` refuses a
+    kind that is neither a registered game nor ``puzzle``.
+    """
+
+    def __new__(cls, kind: str):
+        if kind not in rating_kinds():
+            raise ValueError(f"{kind!r} is not a rating kind")
+        return super().__new__(cls, kind)
+
+    @property
+    def value(self) -> str:
+        return str(self)
+
+    @property
+    def label(self) -> str:
+        return gettext("Puzzles") if self == PUZZLE else game_definition(self).title
+
+
+def validate_rating_kind(kind: str) -> None:
+    """Refuse a kind that is neither a registered game nor ``puzzle``."""
+    if kind not in rating_kinds():
+        raise ValidationError(
+            gettext_lazy("%(kind)s is not a rating kind: one of %(kinds)s."),
+            code="unknown_rating_kind",
+            params={"kind": repr(kind), "kinds": ", ".join(rating_kinds())},
+        )
+
+
+class RatingKindField(GameKindField):
+    """A rating's kind: a registered game's name or ``puzzle``, judged by the registry."""
+
+    default_validators = [validate_rating_kind]
+
+    def kind_choices(self) -> list[tuple[str, str]]:
+        return [(kind, RatingKind(kind).label) for kind in rating_kinds()]
 
 
 class Rating(models.Model):
@@ -26,7 +67,7 @@ class Rating(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
     )
-    kind = models.CharField(max_length=20, choices=RatingKind.choices)
+    kind = RatingKindField()
     value = models.FloatField(default=elo.INITIAL_RATING)
     games = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
@@ -61,7 +102,7 @@ class RatingChange(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
     )
-    kind = models.CharField(max_length=20, choices=RatingKind.choices)
+    kind = RatingKindField()
     game = models.ForeignKey(
         "games.Game",
         null=True,

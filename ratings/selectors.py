@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games.models import Seat
 from ratings import elo
-from ratings.models import Rating, RatingChange, RatingKind
+from ratings.models import Rating, RatingChange, rating_kinds
 
 #: The leaderboards' "recent trend" is the change over this many days.
 TREND_DAYS = 7
@@ -22,9 +22,9 @@ def rating_of(*, user, kind: str) -> Rating:
 
 
 def ratings_of(*, user) -> dict[str, Rating]:
-    """``user``'s rating for every kind, in ``RatingKind`` order (start ratings where unplayed)."""
+    """``user``'s rating for every kind, games first (start ratings where unplayed)."""
     stored = {rating.kind: rating for rating in Rating.objects.filter(user=user)}
-    return {kind: stored.get(kind) or Rating(user=user, kind=kind) for kind in RatingKind.values}
+    return {kind: stored.get(kind) or Rating(user=user, kind=kind) for kind in rating_kinds()}
 
 
 def rating_values(*, user_ids, kind: str) -> dict[int, float]:

@@ -8,7 +8,7 @@ from django.db import transaction
 
 from games.models import Game
 from ratings import elo
-from ratings.models import Rating, RatingChange, RatingKind
+from ratings.models import PUZZLE, Rating, RatingChange
 
 
 def _locked_ratings(*, user_ids: list[int], kind: str) -> dict[int, Rating]:
@@ -98,7 +98,7 @@ def rating_record_puzzle(
     if not math.isfinite(puzzle_rating):
         raise ValueError(f"puzzle_rating: expected a finite number, got {puzzle_rating!r}")
     with transaction.atomic():
-        rating = _locked_ratings(user_ids=[user.pk], kind=RatingKind.PUZZLE)[user.pk]
+        rating = _locked_ratings(user_ids=[user.pk], kind=PUZZLE)[user.pk]
         done = RatingChange.objects.filter(user=user, puzzle_key=puzzle_key).first()
         if done is not None:
             return done

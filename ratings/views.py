@@ -7,7 +7,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from ratings import elo
-from ratings.models import GAME_KINDS, RatingKind
+from ratings.models import RatingKind, game_kinds
 from ratings.selectors import TREND_DAYS, leaderboard, leaderboard_rank, rating_of
 
 PAGE_SIZE = 50
@@ -15,7 +15,7 @@ INDEX_SIZE = 10
 
 
 def _game_kind(kind: str) -> RatingKind:
-    if kind not in GAME_KINDS:
+    if kind not in game_kinds():
         raise Http404(f"no leaderboard for {kind!r}")
     return RatingKind(kind)
 
@@ -23,7 +23,8 @@ def _game_kind(kind: str) -> RatingKind:
 def index(request: HttpRequest) -> HttpResponse:
     """The top players of each game, with links to the full boards and the puzzle boards."""
     boards = [
-        {"kind": kind, "top": list(leaderboard(kind=kind)[:INDEX_SIZE])} for kind in GAME_KINDS
+        {"kind": RatingKind(kind), "top": list(leaderboard(kind=kind)[:INDEX_SIZE])}
+        for kind in game_kinds()
     ]
     return render(request, "ratings/index.html", {"boards": boards, "trend_days": TREND_DAYS})
 

@@ -6,6 +6,7 @@ from decimal import Decimal
 from django import forms
 from django.utils import timezone
 from django.utils.functional import lazy
+from django.utils.text import get_text_list
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -32,6 +33,30 @@ def _game_choices() -> list[tuple[str, str]]:
     return [(game.name, gettext(game.title)) for game in all_games()]
 
 
+def _table_sizes() -> list[int]:
+    """Every number of players per game that some format and some registered game both seat."""
+    formats = {size for fmt in FORMATS for size in fmt.table_sizes}
+    return sorted(formats & {size for game in all_games() for size in game.seat_choices})
+
+
+def _table_size_choices() -> list[tuple[int, str]]:
+    return [(size, str(size)) for size in _table_sizes()]
+
+
+def _table_size_help() -> str:
+    """``3 or 4 only for Swiss tables of Topiary.``: the sizes that not every game seats."""
+    seated_by_all = set.intersection(*(set(game.seat_choices) for game in all_games()))
+    rare = [size for size in _table_sizes() if size not in seated_by_all]
+    if not rare:
+        return ""
+    games = [gettext(game.title) for game in all_games() if set(rare) & set(game.seat_choices)]
+    return gettext("%(sizes)s only for %(formats)s of %(games)s.") % {
+        "sizes": get_text_list([str(size) for size in rare], gettext("or")),
+        "formats": only_for(lambda fmt: bool(set(rare) & set(fmt.table_sizes))),
+        "games": get_text_list(games, gettext("and")),
+    }
+
+
 class TournamentForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=80)
     kind = forms.ChoiceField(label=pgettext_lazy("tournament", "Game"), choices=_game_choices)
@@ -40,10 +65,9 @@ class TournamentForm(forms.Form):
     )
     table_size = forms.TypedChoiceField(
         label=_("Players per game"),
-        choices=[(2, "2"), (3, "3"), (4, "4")],
+        choices=_table_size_choices,
         coerce=int,
         initial=2,
-        help_text=_("3 or 4 only for Swiss tables of Topiary."),
     )
     # Which formats take a setting comes from the formats themselves.
     rounds = forms.IntegerField(
@@ -121,6 +145,8 @@ class TournamentForm(forms.Form):
         for name, applies in self.FORMAT_FIELDS.items():
             formats = " ".join(fmt.name for fmt in FORMATS if applies(fmt))
             self.fields[name].widget.attrs["data-formats"] = formats
+        # The registry's games, as they are when the page is drawn (run-time ones too).
+        self.fields["table_size"].help_text = _table_size_help()
         self.fields["table_size"].widget.attrs["data-sizes"] = " ".join(
             f"{fmt.name}:{','.join(str(n) for n in fmt.table_sizes)}" for fmt in FORMATS
         )

@@ -5,7 +5,8 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from games.models import GameKind
+from engine.games import game_definition
+from games.models import GameKindField
 from tournaments.formats import FORMATS, TournamentFormat, format_for
 
 
@@ -28,7 +29,7 @@ class Tournament(models.Model):
         CANCELLED = "cancelled", _("Cancelled")
 
     name = models.CharField(max_length=80)
-    kind = models.CharField(max_length=20, choices=GameKind.choices)
+    kind = GameKindField()
     format = models.CharField(max_length=20, choices=Format.choices)
     #: Players per game: 2, or 3-4 for Swiss tables of Topiary.
     table_size = models.PositiveSmallIntegerField(default=2)
@@ -71,6 +72,11 @@ class Tournament(models.Model):
     def format_rules(self) -> TournamentFormat:
         """The format object that decides pairings, points and tie-breaks for this event."""
         return format_for(self.format)
+
+    @property
+    def game_title(self) -> str:
+        """The game played, as its descriptor names it: "Wizards' Garden"."""
+        return game_definition(self.kind).title
 
     @property
     def format_title(self) -> str:

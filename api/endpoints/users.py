@@ -12,8 +12,8 @@ from ninja import Router
 from api import selectors
 from api.endpoints.setup import NDJSON, ApiError, _line
 from api.schemas import QUERY, READ, LeaderOut, ProfileOut, RatingChangeOut, answers
-from games.models import GameKind
-from ratings.models import RatingKind
+from engine.games import game_names
+from ratings.models import rating_kinds
 
 router = Router()
 
@@ -28,11 +28,11 @@ def _user_named(username: str):
 
 
 def _kind_checked(kind: str) -> str:
-    if kind not in RatingKind.values:
+    if kind not in rating_kinds():
         raise ApiError(
             "not_found",
             _("no rating kind %(kind)s: one of %(kinds)s")
-            % {"kind": repr(kind), "kinds": ", ".join(RatingKind.values)},
+            % {"kind": repr(kind), "kinds": ", ".join(rating_kinds())},
         )
     return kind
 
@@ -85,12 +85,12 @@ def user_games(
 ):
     """NDJSON: a player's finished and aborted games, newest first, one per line, with the
     record (filters as the history page: kind, result win/loss/draw, rated, opponent)."""
-    if kind is not None and kind not in GameKind.values:
+    if kind is not None and kind not in game_names():
         # A misspelt kind would otherwise filter every game out, with no word why.
         raise ApiError(
             "bad_request",
             _("no game kind %(kind)s: one of %(kinds)s")
-            % {"kind": repr(kind), "kinds": ", ".join(GameKind.values)},
+            % {"kind": repr(kind), "kinds": ", ".join(game_names())},
         )
     games = selectors.games_export(
         _user_named(username), kind=kind, result=result, rated=rated, opponent=opponent

@@ -66,7 +66,7 @@ from typing import Any
 
 from engine import records
 from engine.definition import GameDefinition, RuleOption, ScoreColumn
-from engine.errors import RecordError
+from engine.errors import RecordError, gettext_noop
 from engine.topiary import analysis, bots, messages
 from engine.topiary.board import (
     ALL_TILES,
@@ -205,30 +205,35 @@ GAME = GameDefinition(
     rule_options=(
         RuleOption(
             "corner_diagonals",
-            "Corner diagonals",
-            "visitors may stand at the 8 one-tile corner diagonals.",
+            gettext_noop("Corner diagonals"),
+            gettext_noop("visitors may stand at the 8 one-tile corner diagonals."),
             default=True,
         ),
         RuleOption(
             "must_pick",
-            "Must take",
-            "a visitor whose line holds a face-down tile must take one.",
+            gettext_noop("Must take"),
+            gettext_noop("a visitor whose line holds a face-down tile must take one."),
         ),
-        RuleOption("draft", "Draft the hands", "pass tiles round to choose hands."),
+        RuleOption(
+            "draft",
+            gettext_noop("Draft the hands"),
+            gettext_noop("pass tiles round to choose hands."),
+        ),
         RuleOption(
             "tiebreak",
-            "Ties share the win",
-            "no later-in-turn tie-break.",
+            gettext_noop("Ties share the win"),
+            gettext_noop("no later-in-turn tie-break."),
             default="later",
             choices=TIEBREAKS,
             field="share_ties",
         ),
     ),
     score_columns=(
-        ScoreColumn("visitors", "Visitors"),
-        ScoreColumn("bonus", "Bonus"),
-        ScoreColumn("hand", "Hand"),
+        ScoreColumn("visitors", gettext_noop("Visitors")),
+        ScoreColumn("bonus", gettext_noop("Bonus")),
+        ScoreColumn("hand", gettext_noop("Hand")),
     ),
+    words=tuple(TYPE_NAMES.values()),
     sight_lines=True,
     is_take_step=_is_take_step,
     bots=bots.PLAYERS,

@@ -12,21 +12,21 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from engine.errors import NotationError
+from engine.errors import NotationError, gettext_noop
 
 NAME = "topiary"
 
 #: Type letters in tile-code order, and their names.
 TYPES = "EHNOPRSW"
 TYPE_NAMES = {
-    "E": "Elephant",
-    "H": "Polyhedron",
-    "N": "Swan",
-    "O": "Pom Pom",
-    "P": "Pyramid",
-    "R": "T-Rex",
-    "S": "Spiral",
-    "W": "Whale",
+    "E": gettext_noop("Elephant"),
+    "H": gettext_noop("Polyhedron"),
+    "N": gettext_noop("Swan"),
+    "O": gettext_noop("Pom Pom"),
+    "P": gettext_noop("Pyramid"),
+    "R": gettext_noop("T-Rex"),
+    "S": gettext_noop("Spiral"),
+    "W": gettext_noop("Whale"),
 }
 ALL_TILES = tuple(range(40))
 FACE_DOWN = 40

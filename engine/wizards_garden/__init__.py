@@ -39,7 +39,7 @@ from typing import Any
 
 from engine import records
 from engine.definition import GameDefinition, RuleOption, ScoreColumn
-from engine.errors import RecordError
+from engine.errors import RecordError, gettext_noop
 from engine.wizards_garden import analysis, bots, messages
 from engine.wizards_garden.reading import state_from_json
 from engine.wizards_garden.rules import (
@@ -145,14 +145,21 @@ GAME = GameDefinition(
     module=sys.modules[__name__],
     seats=(2, 2),
     rank_key=_rank_key,
-    rule_options=(RuleOption("setup_apart", "Setup seeds apart", "setup seeds may not touch."),),
+    rule_options=(
+        RuleOption(
+            "setup_apart",
+            gettext_noop("Setup seeds apart"),
+            gettext_noop("setup seeds may not touch."),
+        ),
+    ),
     # Takebacks are a casual extra (WIZARDS_GARDEN.md, Online extras).
     casual_takebacks=True,
     end_reasons=END_REASONS,
     score_columns=(
-        ScoreColumn("W", "Dovetail (W)"),
-        ScoreColumn("B", "Ravenclaw (B)"),
-        ScoreColumn("staff", "Staff", flag="Holds the staff"),
+        # Dovetail and Ravenclaw are the seeds' sides.
+        ScoreColumn("W", gettext_noop("Dovetail (W)")),
+        ScoreColumn("B", gettext_noop("Ravenclaw (B)")),
+        ScoreColumn("staff", gettext_noop("Staff"), flag=gettext_noop("Holds the staff")),
     ),
     aliases=("wizards-garden",),
     bots=bots.PLAYERS,

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.errors import EngineError, IllegalMove, NotationError
+from engine.errors import EngineError, IllegalMove, NotationError, gettext_noop
 from engine.rng import Rng
 
 NAME = "wizards_garden"
@@ -22,7 +22,11 @@ SETUP_SEEDS = 4
 #: Seeds that go back to the basket for each harvested line (the fourth becomes a flower).
 RETURNED_PER_LINE = 3
 #: Why a game ends, in words (``State.end_reason``): the basket, the board empty, the board full.
-END_REASONS = ("the basket is empty", "the board is empty", "the board is full")
+END_REASONS = (
+    gettext_noop("the basket is empty"),
+    gettext_noop("the board is empty"),
+    gettext_noop("the board is full"),
+)
 
 SETUP, PLAY, OVER = "setup", "play", "over"
 WHITE, BLACK = "W", "B"

@@ -4,7 +4,7 @@ from django import template
 from django.utils import timezone
 
 from puzzles import selectors
-from ratings.models import RatingKind
+from ratings.models import PUZZLE
 from ratings.selectors import rating_of
 
 register = template.Library()
@@ -34,7 +34,7 @@ def puzzles_profile_panel(context, profile_user):
     return {
         "request": context.get("request"),
         "profile_user": profile_user,
-        "rating": rating_of(user=profile_user, kind=RatingKind.PUZZLE),
+        "rating": rating_of(user=profile_user, kind=PUZZLE),
         "streak": current,
         "best_streak": best,
         "solved": selectors.solved_count(profile_user),

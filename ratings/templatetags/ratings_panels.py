@@ -3,9 +3,10 @@
 from django import template
 from django.urls import reverse
 
+from engine.games import GAMES
 from games.history_selectors import game_stats_for
 from ratings.charts import rating_chart
-from ratings.models import GAME_KINDS, RatingKind
+from ratings.models import RatingKind, game_kinds
 from ratings.selectors import best_win_for, leaderboard, rating_history, ratings_of
 
 register = template.Library()
@@ -28,11 +29,11 @@ def rating_change(value) -> str:
 
 @register.inclusion_tag("ratings/_home_panel.html", takes_context=True)
 def ratings_home_panel(context):
-    """This app's part of the home page: the top of the Topiary leaderboard."""
+    """This app's part of the home page: the top of the house's first game's leaderboard."""
     return {
         "request": context.get("request"),
         "user": context.get("user"),
-        "top": list(leaderboard(kind=RatingKind.TOPIARY)[:HOME_PANEL_SIZE]),
+        "top": list(leaderboard(kind=GAMES[0].name)[:HOME_PANEL_SIZE]),
     }
 
 
@@ -46,7 +47,7 @@ def ratings_profile_panel(context, profile_user):
             "rating": rating,
             "chart": rating_chart(rating_history(user=profile_user, kind=kind)),
         }
-        if kind in GAME_KINDS:
+        if kind in game_kinds():
             row["stats"] = game_stats_for(user=profile_user, kind=kind)
             row["best_win"] = best_win_for(user=profile_user, kind=kind)
         rows.append(row)

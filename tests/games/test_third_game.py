@@ -7,17 +7,23 @@ through the services and over the real websocket, scored, ranked, rated and repl
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from channels.db import database_sync_to_async
+from django.core.exceptions import ValidationError
+from django.forms import modelform_factory
 from django.urls import reverse
 
 from engine.games import game_definition, register, unregister
 from games import selectors, services
-from games.models import Game
-from ratings.models import RatingChange
+from games.models import Game, Seek
+from ratings.models import Rating, RatingChange
 from tests.games import three_in_a_row
 from tests.games.conftest import live_game
 from tests.games.sockets import Socket, in_own_loop
+from tournaments.forms import TournamentForm
+from tournaments.models import Tournament
 
 #: Seat 0 (X) fills a1, b1, c1 while seat 1 (O) plays a2, b2: X wins on the fifth mark.
 WINNING_LINE = ["a1", "a2", "b1", "b2", "c1"]
@@ -117,6 +123,102 @@ def test_a_resignation_ranks_the_resigner_last_in_a_registered_game(make_player,
     services.game_score(game_id=game.pk)
     game.refresh_from_db()
     assert game.termination == "resign" and game.result["ranks"] == [1, 2]
+
+
+@pytest.mark.django_db
+def test_a_bot_plays_a_registered_game_to_its_end(client, make_player, third_game):
+    ann = make_player()
+    game = services.bot_game_create(
+        user=ann,
+        kind="three_in_a_row",
+        level="random",
+        clock_initial=None,
+        clock_increment=None,
+        correspondence_days=3,
+    )
+    bot = game.seats.get(index=1).user
+    while game.status == Game.Status.ACTIVE:
+        if game.bot_to_move:
+            services.bot_move_play(game_id=game.pk, ply=game.ply)
+        else:
+            move = selectors.game_state_for(game.pk, ann)["legal_moves"][0]
+            services.move_play(game_id=game.pk, user=ann, ply=game.ply, move=move)
+        game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and bot.is_bot
+    marks = game.engine_state().to_json()["board"]
+    assert marks.count("O") >= 2  # the bot's own marks, from its view's legal moves
+    services.game_score(game_id=game.pk)
+    replay = client.get(reverse("games:replay", args=[game.pk])).content.decode()
+    assert f"Three in a Row #{game.pk}" in replay and bot.username in replay
+
+
+#: Every kind column, and the model form (the admin's) that edits it.
+KIND_COLUMNS = [(Game, "kind"), (Seek, "kind"), (Tournament, "kind"), (Rating, "kind")]
+
+
+@pytest.mark.parametrize("model, name", KIND_COLUMNS, ids=lambda x: getattr(x, "__name__", x))
+def test_the_kind_columns_take_a_registered_game_and_refuse_any_other_kind(model, name):
+    column = model._meta.get_field(name)
+    assert not column.choices  # the registry judges: a new game writes no migration
+    with pytest.raises(ValidationError, match="'three_in_a_row' is not a"):
+        column.clean("three_in_a_row", None)
+    register(three_in_a_row.GAME)
+    try:
+        assert column.clean("three_in_a_row", None) == "three_in_a_row"
+        offered = modelform_factory(model, fields=[name])().fields[name].choices
+        assert ("three_in_a_row", "Three in a Row") in offered
+        assert ("topiary", "Topiary") in offered
+        with pytest.raises(ValidationError) as refusal:
+            column.clean("chess", None)
+        assert "'chess' is not a" in refusal.value.messages[0]
+        assert "topiary, wizards_garden, three_in_a_row" in refusal.value.messages[0]
+    finally:
+        unregister(three_in_a_row.NAME)
+
+
+def test_only_ratings_take_the_puzzle_kind():
+    assert Rating._meta.get_field("kind").clean("puzzle", None) == "puzzle"
+    offered = modelform_factory(Rating, fields=["kind"])().fields["kind"].choices
+    assert offered[-1] == ("puzzle", "Puzzles")
+    with pytest.raises(ValidationError, match="'puzzle' is not a game here"):
+        Game._meta.get_field("kind").clean("puzzle", None)
+
+
+@pytest.mark.django_db
+def test_a_registered_game_has_its_leaderboards_on_the_site_and_in_the_api(
+    client, make_player, third_game
+):
+    ann, bob = make_player(), make_player()
+    game = live_game([ann, bob], kind="three_in_a_row", rated=True, first_player=0)
+    for ply, move in enumerate(WINNING_LINE):
+        services.move_play(game_id=game.pk, user=(ann, bob)[ply % 2], ply=ply, move=move)
+    services.game_score(game_id=game.pk)
+    board = client.get(reverse("ratings:board", args=["three_in_a_row"])).content.decode()
+    assert "<h1>Three in a Row leaderboard</h1>" in board
+    assert "Three in a Row" in client.get(reverse("ratings:index")).content.decode()
+    history = client.get(f"/api/users/{ann.username}/rating-history/three_in_a_row")
+    assert history.status_code == 200 and len(history.json()) == 1
+    unknown = client.get("/api/leaderboards/chess")
+    assert unknown.status_code == 404 and "'chess'" in unknown.json()["message"]
+
+
+def test_the_tournament_form_offers_a_registered_game_and_says_which_games_seat_more(
+    third_game,
+):
+    form = TournamentForm()
+    assert ("three_in_a_row", "Three in a Row") in list(form.fields["kind"].choices)
+    assert [size for size, _ in form.fields["table_size"].choices] == [2, 3, 4]
+    assert form.fields["table_size"].help_text == "3 or 4 only for Swiss tables of Topiary."
+    # Only the form reads it: a descriptor seating 2 or 3 on the same little module.
+    crowded = replace(
+        third_game, name="crowded_row", title="Crowded Row", seats=(2, 3), seats_option="players"
+    )
+    register(crowded)
+    try:
+        help_text = TournamentForm().fields["table_size"].help_text
+    finally:
+        unregister("crowded_row")
+    assert help_text == "3 or 4 only for Swiss tables of Topiary and Crowded Row."
 
 
 def _state(ply: int):

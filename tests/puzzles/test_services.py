@@ -10,7 +10,7 @@ from django.contrib.auth.models import AnonymousUser
 from engine import puzzles as engine_puzzles
 from puzzles import services
 from puzzles.models import DailyPuzzle, PuzzleAttempt, PuzzleStreak
-from ratings.models import Rating, RatingChange, RatingKind
+from ratings.models import PUZZLE, Rating, RatingChange
 from tests.puzzles.conftest import MONDAY, WEDNESDAY, final_score, short_line, submission
 from tests.support.players import create_player
 
@@ -130,7 +130,7 @@ def test_the_first_attempt_is_rated_once_and_moves_both_ratings(puzzle, solver):
     assert failed.rated and failed.rating_after < failed.rating_before == 1500
     puzzle.refresh_from_db()
     assert puzzle.rating > start and puzzle.rated_attempts == 1
-    after_first = (puzzle.rating, Rating.objects.get(user=solver, kind=RatingKind.PUZZLE).value)
+    after_first = (puzzle.rating, Rating.objects.get(user=solver, kind=PUZZLE).value)
 
     # Solving it now, and again, moves neither rating: only the first attempt is rated.
     for _ in range(2):
@@ -139,7 +139,7 @@ def test_the_first_attempt_is_rated_once_and_moves_both_ratings(puzzle, solver):
         )
         assert verdict.solved and not verdict.rated
     puzzle.refresh_from_db()
-    rating = Rating.objects.get(user=solver, kind=RatingKind.PUZZLE)
+    rating = Rating.objects.get(user=solver, kind=PUZZLE)
     assert (puzzle.rating, rating.value) == after_first
     assert rating.games == 1
     assert RatingChange.objects.filter(user=solver).count() == 1
