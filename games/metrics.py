@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db.models import Count
 from prometheus_client.core import GaugeMetricFamily
 
+from engine.games import game_names
 from games.models import Game
 
 
@@ -20,7 +21,7 @@ class LiveGames:
             .order_by()
         )
         counts = {row["kind"]: row["n"] for row in rows}
-        for kind, _ in Game._meta.get_field("kind").choices:
+        for kind in game_names():
             live.add_metric([kind], counts.get(kind, 0))
         yield live
 
