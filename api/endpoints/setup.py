@@ -3,7 +3,6 @@ how every error is answered (``{code, message}`` with its HTTP status)."""
 
 from __future__ import annotations
 
-import json
 import logging
 
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -221,10 +220,6 @@ def _player(request):
     if caller.token is None:
         raise ApiError("unauthorized", _("playing needs a token: Bearer <secret>"), 401)
     return _require(request, Scope.BOT_PLAY if caller.user.is_bot else Scope.PLAY)
-
-
-def _line(payload) -> bytes:
-    return (json.dumps(payload, separators=(",", ":")) + "\n").encode()
 
 
 def _no_game(game_id: int) -> str:

@@ -10,8 +10,9 @@ from django.utils.translation import gettext as _
 from ninja import Router
 
 from api import selectors
-from api.endpoints.setup import NDJSON, ApiError, _line
+from api.endpoints.setup import NDJSON, ApiError
 from api.schemas import QUERY, READ, LeaderOut, ProfileOut, RatingChangeOut, answers
+from api.streams import line
 from engine.games import game_names
 from ratings.models import rating_kinds
 
@@ -95,5 +96,5 @@ def user_games(
     games = selectors.games_export(
         _user_named(username), kind=kind, result=result, rated=rated, opponent=opponent
     )[: min(max(limit, 0), 1000)]
-    body = b"".join(_line(selectors.finished_game_json(game)) for game in games)
+    body = b"".join(line(selectors.finished_game_json(game)) for game in games)
     return HttpResponse(body, content_type=NDJSON)
