@@ -38,6 +38,7 @@ from tournaments.selectors import (
     players_needed,
     standings_order,
 )
+from tournaments.signals import tournament_started
 from tournaments.standings import game_outcome
 
 log = logging.getLogger(__name__)
@@ -382,6 +383,13 @@ def _start(tournament: Tournament) -> None:
         entry.save(update_fields=["rating"])
     tournament.status = Tournament.Status.RUNNING
     tournament.started_at = now
+    tournament_id, user_ids = tournament.pk, [entry.user_id for entry in entries]
+    transaction.on_commit(
+        lambda: tournament_started.send(
+            sender=Tournament, tournament_id=tournament_id, user_ids=user_ids
+        ),
+        robust=True,
+    )
     if tournament.format_rules.has_rounds:
         _open_rounds(tournament, entries)
     else:
