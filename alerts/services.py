@@ -244,7 +244,7 @@ def subscription_add(*, user, subscription: dict, label: str = "") -> PushSubscr
         p256dh, auth = str(keys["p256dh"]), str(keys["auth"])
     except (KeyError, TypeError):
         raise ValidationError(_("That is not a push subscription.")) from None
-    if not endpoint.startswith("https://") and not settings.DEBUG:
+    if not endpoint.startswith("https://") and not settings.PUSH_ALLOW_HTTP:
         raise ValidationError(_("A push service is reached over https only."))
     if len(endpoint) > 1000 or not 80 <= len(p256dh) <= 100 or not 16 <= len(auth) <= 32:
         raise ValidationError(_("That is not a push subscription."))
