@@ -15,11 +15,11 @@ from django.utils import timezone
 from accounts.models import Preferences
 from alerts import selectors, services
 from alerts.models import Alert, AlertSettings, Event, PushSubscription
+from games import services as game_services
 from games.models import Game
 from tests.alerts.conftest import subscribe
 from tests.games.conftest import correspondence_game, first_legal, live_game
 from tests.games.sockets import TILE
-from games import services as game_services
 
 pytestmark = pytest.mark.django_db
 
