@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 from datetime import timedelta
+from urllib.parse import urlparse
 
 from celery import current_app
 from django.conf import settings
@@ -244,7 +245,9 @@ def subscription_add(*, user, subscription: dict, label: str = "") -> PushSubscr
         p256dh, auth = str(keys["p256dh"]), str(keys["auth"])
     except (KeyError, TypeError):
         raise ValidationError(_("That is not a push subscription.")) from None
-    if not endpoint.startswith("https://") and not settings.PUSH_ALLOW_HTTP:
+    schemes = ("https", "http") if settings.PUSH_ALLOW_HTTP else ("https",)
+    parts = urlparse(endpoint)
+    if parts.scheme not in schemes or not parts.hostname:
         raise ValidationError(_("A push service is reached over https only."))
     if len(endpoint) > 1000 or not 80 <= len(p256dh) <= 100 or not 16 <= len(auth) <= 32:
         raise ValidationError(_("That is not a push subscription."))

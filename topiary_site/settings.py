@@ -504,6 +504,8 @@ LOGGING = {
         # middleware; the Procfile turns uvicorn's access log off.)
         "uvicorn": {"handlers": [], "level": "WARNING", "propagate": True},
         "uvicorn.error": {"handlers": [], "level": "WARNING", "propagate": True},
+        # Its DEBUG lines name each URL posted to: a Web Push endpoint is a secret.
+        "urllib3": {"handlers": [], "level": "WARNING", "propagate": True},
     },
 }
 

@@ -56,7 +56,7 @@ def turn_alerts(game):
 
 
 def test_each_correspondence_turn_pushes_exactly_one_alert(
-    asgi_server, celery_worker, push_service, make_player
+    asgi_server, celery_worker, push_service, make_player, server_logs
 ):
     ann, bob = make_player(), make_player()
     phone = push_service.browser("bob-phone")
@@ -81,6 +81,13 @@ def test_each_correspondence_turn_pushes_exactly_one_alert(
     assert len([a for a in alerts if wanted(a)]) == 2
     assert Alert.objects.filter(user=bob, event=Event.TURN).count() == 2
     assert not TILE.findall(json.dumps(alerts))
+    # The endpoint and keys are secrets: no server wrote them to its log.
+    logs = "".join(
+        path.read_text(errors="replace") for path in server_logs.iterdir() if path.is_file()
+    )
+    assert "worker" in " ".join(path.name for path in server_logs.iterdir())
+    for secret in ("bob-phone", phone.keys["p256dh"], phone.keys["auth"]):
+        assert secret not in logs
 
 
 def test_a_subscription_the_push_service_says_is_gone_is_deleted(
