@@ -32,7 +32,8 @@ def _public_of(private: str) -> str:
     return _b64(point)
 
 
-def _pair_made() -> dict:
+def pair_make() -> dict:
+    """A new key pair: {"private": ..., "public": ...}, base64url."""
     key = ec.generate_private_key(ec.SECP256R1())
     private = _b64(key.private_numbers().private_value.to_bytes(32, "big"))
     return {"private": private, "public": _public_of(private)}
@@ -44,7 +45,7 @@ def _pair_kept(path: Path) -> dict:
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         made = path.with_name(f"{path.name}.{os.getpid()}")
-        made.write_text(json.dumps(_pair_made()))
+        made.write_text(json.dumps(pair_make()))
         made.chmod(0o600)
         try:
             os.link(made, path)  # fails if another process linked its pair first

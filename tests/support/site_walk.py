@@ -159,6 +159,7 @@ def pages_to_visit(data: dict) -> list[tuple[str, str | None, str]]:
         ("tournaments", "ann", "/tournaments/"),
         ("tournament", "ann", f"/tournaments/{data['tournament']}/"),
         ("password", "ann", "/accounts/password/"),
+        ("alerts", "ann", "/account/alerts/"),
         ("rules-topiary", None, "/rules/topiary/"),
         ("rules-wizards-garden", None, "/rules/wizards-garden/"),
         ("learn", "ann", "/learn/"),
