@@ -214,3 +214,36 @@ def test_the_daily_digest_lists_every_game_waiting_once_a_day(make_player, tasks
     for game in waiting:
         assert f"/game/{game.pk}/" in message.body
     assert "List-Unsubscribe" in message.extra_headers
+
+
+def test_a_challenge_its_start_its_end_and_a_tournament_start_each_alert(
+    make_player, push_service, tasks_at_once, django_capture_on_commit_callbacks
+):
+    from tests.games.conftest import challenge
+    from tests.tournaments.conftest import make_tournament
+    from tournaments import services as tournament_services
+
+    ann, bob, cat, dan = (make_player() for _ in range(4))
+    phone = push_service.browser("events-1")
+    subscribe(bob, phone)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = challenge(ann, bob, rated=False)
+    with django_capture_on_commit_callbacks(execute=True):
+        game_services.table_join(game_id=game.pk, user=bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        game_services.game_resign(game_id=game.pk, user=bob)
+    name = f"Topiary #{game.pk}"
+    assert [(a["title"], a["body"]) for a in push_service.alerts_to(phone)] == [
+        (f"{ann.username} challenges you to {name}", "5+3, casual."),
+        (f"Your game {name} against {ann.username} has started", "5+3"),
+        (f"{name} against {ann.username} is over", "You placed 2 of 2."),
+    ]
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = make_tournament(ann)
+        for player in (bob, cat, dan):
+            tournament_services.tournament_join(tournament_id=tournament.pk, user=player)
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_services.tournament_start_early(tournament_id=tournament.pk, by=ann)
+    (started,) = [a for a in push_service.alerts_to(phone) if a["tag"].startswith("tournament")]
+    assert started["title"] == "The tournament Spring Swiss has started"
+    assert started["url"] == f"/tournaments/{tournament.pk}/"
