@@ -11,17 +11,17 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 
 
 class Event(models.TextChoices):
-    """What an alert is about."""
+    """What an alert is about (never shown as such: each has its own text, alerts.texts)."""
 
-    TURN = "turn", gettext_lazy("Your turn in a correspondence game")
-    CHALLENGE = "challenge", gettext_lazy("A challenge arrived")
-    STARTED = "started", gettext_lazy("A game of yours started")
-    ENDED = "ended", gettext_lazy("A game of yours ended")
-    TOURNAMENT = "tournament", gettext_lazy("A tournament you entered started")
-    CLOCK_DAY = "clock_day", gettext_lazy("A day left on a correspondence clock")
-    CLOCK_HOUR = "clock_hour", gettext_lazy("An hour left on a correspondence clock")
-    DIGEST = "digest", gettext_lazy("The daily list of games waiting for you")
-    TEST = "test", gettext_lazy("A test alert")
+    TURN = "turn"
+    CHALLENGE = "challenge"
+    STARTED = "started"
+    ENDED = "ended"
+    TOURNAMENT = "tournament"
+    CLOCK_DAY = "clock_day"
+    CLOCK_HOUR = "clock_hour"
+    DIGEST = "digest"
+    TEST = "test"
 
 
 class PushSubscription(models.Model):

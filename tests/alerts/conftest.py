@@ -8,6 +8,9 @@ import pytest
 
 from accounts.models import User
 from alerts.models import PushSubscription
+from games import services as game_services
+from games.models import Game
+from tests.games.conftest import first_legal
 from tests.support.players import create_player
 from tests.support.push_service import Browser, PushService
 
@@ -48,3 +51,14 @@ def tasks_at_once():
     app.conf.task_always_eager = app.conf.task_eager_propagates = True
     yield
     app.conf.task_always_eager, app.conf.task_eager_propagates = before
+
+
+def whole_turn(game: Game, user) -> Game:
+    """``user`` plays moves until the turn passes (a Topiary take is two plies)."""
+    game.refresh_from_db()
+    seat = game.seats.get(user=user).index
+    while game.status == Game.Status.ACTIVE and game.engine_state().to_move == seat:
+        ply, move = first_legal(game, user)
+        game_services.move_play(game_id=game.pk, user=user, ply=ply, move=move)
+        game.refresh_from_db()
+    return game

@@ -18,7 +18,7 @@ import pytest
 
 from alerts.models import Event
 from alerts.texts import alert_text
-from tests.alerts.test_services import whole_turn
+from tests.alerts.conftest import whole_turn
 from tests.games.conftest import correspondence_game
 from tests.support.browser import in_thread, signed_in
 

@@ -14,8 +14,7 @@ from websockets.asyncio.client import connect
 from alerts import services
 from alerts.models import Alert, Event, PushSubscription
 from games.models import Game
-from tests.alerts.conftest import subscribe
-from tests.alerts.test_services import whole_turn
+from tests.alerts.conftest import subscribe, whole_turn
 from tests.games.conftest import correspondence_game
 from tests.games.sockets import TILE, in_own_loop, session_cookie
 

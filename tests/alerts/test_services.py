@@ -17,22 +17,11 @@ from alerts import selectors, services
 from alerts.models import Alert, AlertSettings, Event, PushSubscription
 from games import services as game_services
 from games.models import Game
-from tests.alerts.conftest import subscribe
-from tests.games.conftest import correspondence_game, first_legal, live_game
+from tests.alerts.conftest import subscribe, whole_turn
+from tests.games.conftest import correspondence_game, live_game
 from tests.games.sockets import TILE
 
 pytestmark = pytest.mark.django_db
-
-
-def whole_turn(game: Game, user) -> Game:
-    """``user`` plays moves until the turn passes (a Topiary take is two plies)."""
-    game.refresh_from_db()
-    seat = game.seats.get(user=user).index
-    while game.status == Game.Status.ACTIVE and game.engine_state().to_move == seat:
-        ply, move = first_legal(game, user)
-        game_services.move_play(game_id=game.pk, user=user, ply=ply, move=move)
-        game.refresh_from_db()
-    return game
 
 
 @pytest.fixture
