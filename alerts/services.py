@@ -1,6 +1,6 @@
 """Alerts: deciding who is told what, once, and sending it by Web Push and e-mail.
 
-``alert_send`` claims one ``Alert`` row per (player, event, subject, ply) and queues a
+``alert_send`` claims one ``Alert`` row per (player, event, subject, ply), then queues a
 delivery task per browser and one for the e-mail; each delivery builds its text from
 the database when it runs (public facts only, ``alerts.texts``) and is retried with
 backoff when the push service or the mail server blinks. Nothing is sent to a player
@@ -96,24 +96,28 @@ def alert_send(*, event: str, subject: int, user_id: int, ply: int = 0) -> Alert
     if not subscriptions and not mail:
         return None
     try:
-        # The deliveries are queued before the claim commits: a broker that fails undoes
-        # the claim, and the task's retry claims again. A delivery that runs before the
-        # commit does not find its alert yet and is retried (``DeliveryLater``).
         with transaction.atomic():
             alert = Alert.objects.create(user=user, event=event, subject=subject, ply=ply)
-            for subscription_id in subscriptions:
-                _task_queue("push_deliver", alert.pk, subscription_id)
-            if mail:
-                _task_queue("mail_deliver", alert.pk)
     except IntegrityError:
         return None  # alerted already
+    try:
+        for subscription_id in subscriptions:
+            _task_queue("push_deliver", alert.pk, subscription_id)
+        if mail:
+            _task_queue("mail_deliver", alert.pk)
+    except Exception:
+        # The broker failed: the claim goes, and this task's retry claims again. A
+        # delivery queued already looks for this row in vain and gives up.
+        alert.delete()
+        raise
     return alert
 
 
 def _alert(alert_id: int) -> Alert:
     alert = Alert.objects.filter(pk=alert_id).select_related("user").first()
     if alert is None:
-        raise DeliveryLater("alert not committed yet")
+        # Not committed yet (a caller inside a transaction), or its claim was undone.
+        raise DeliveryLater("no such alert")
     return alert
 
 

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from celery import shared_task
+from django.db import DatabaseError
+from kombu.exceptions import OperationalError
 
 from alerts import services
 
-#: A delivery the push service or mail server put off is tried again after 1, 2, 4, ... s
-#: (jittered), up to 6 times; the alert's own row stops a second alert in any case.
+#: A delivery the push service or mail server put off, or a database or broker blink, is
+#: tried again after 1, 2, 4, ... s (jittered), up to 6 times; the alert's own row stops a
+#: second alert in any case.
 DELIVERY = {
     "acks_late": True,
-    "autoretry_for": (services.DeliveryLater,),
+    "autoretry_for": (services.DeliveryLater, DatabaseError, OperationalError, ConnectionError),
     "retry_backoff": True,
     "retry_backoff_max": 600,
     "max_retries": 6,

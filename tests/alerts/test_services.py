@@ -236,3 +236,23 @@ def test_a_challenge_its_start_its_end_and_a_tournament_start_each_alert(
     (started,) = [a for a in push_service.alerts_to(phone) if a["tag"].startswith("tournament")]
     assert started["title"] == "The tournament Spring Swiss has started"
     assert started["url"] == f"/tournaments/{tournament.pk}/"
+
+
+def test_a_broker_failure_undoes_the_claim_so_the_retry_alerts(
+    make_player, push_service, tasks_at_once, monkeypatch
+):
+    bob = make_player()
+    phone = push_service.browser("broker-1")
+    subscribe(bob, phone)
+    queue = services._task_queue
+
+    def broker_down(name, *args):
+        raise ConnectionError("broker down")
+
+    monkeypatch.setattr(services, "_task_queue", broker_down)
+    with pytest.raises(ConnectionError):
+        services.alert_send(event=Event.TEST, subject=7, user_id=bob.pk)
+    assert not Alert.objects.filter(user=bob).exists()
+    monkeypatch.setattr(services, "_task_queue", queue)
+    assert services.alert_send(event=Event.TEST, subject=7, user_id=bob.pk) is not None
+    assert len(push_service.to(phone)) == 1
