@@ -6,7 +6,7 @@ class AlertsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.hooks import account_closing
-        from alerts import receivers, tasks  # noqa: F401
+        from alerts import account_hooks, receivers, tasks  # noqa: F401
         from games import signals as games_signals
         from tournaments.signals import tournament_started
 
@@ -17,4 +17,6 @@ class AlertsConfig(AppConfig):
         games_signals.game_started.connect(receivers.game_started, dispatch_uid="alerts-started")
         games_signals.game_finished.connect(receivers.game_finished, dispatch_uid="alerts-ended")
         tournament_started.connect(receivers.tournament_started, dispatch_uid="alerts-tournament")
-        account_closing.connect(receivers.account_closing, dispatch_uid="alerts-account-closing")
+        account_closing.connect(
+            account_hooks.account_closing, dispatch_uid="alerts-account-closing"
+        )

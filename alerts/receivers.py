@@ -8,7 +8,7 @@ broker a task for every move of every player who never did.
 from __future__ import annotations
 
 from alerts import selectors, tasks
-from alerts.models import Event, PushSubscription
+from alerts.models import Event
 
 
 def _queue(event: Event, subject: int, user_ids: list[int], ply: int = 0) -> None:
@@ -35,8 +35,3 @@ def game_finished(sender, game, **kwargs) -> None:
 
 def tournament_started(sender, tournament_id: int, user_ids: list[int], **kwargs) -> None:
     _queue(Event.TOURNAMENT, tournament_id, user_ids)
-
-
-def account_closing(sender, user, **kwargs) -> None:
-    """A closed account's browsers are forgotten at once."""
-    PushSubscription.objects.filter(user=user).delete()

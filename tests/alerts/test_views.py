@@ -100,3 +100,27 @@ def test_push_endpoints_and_unsubscribe_tokens_never_reach_a_log_line(make_playe
     ):
         secret = endpoint.rsplit("/", 1)[-1][-8:]
         assert secret not in scrub_text(f"push to {endpoint} failed"), endpoint
+
+
+def test_the_export_names_the_browsers_without_their_secrets_and_closing_forgets_them(
+    make_player, push_service
+):
+    import io
+    import zipfile
+
+    from accounts.selectors import export_archive
+    from accounts.services import account_close
+    from tests.alerts.conftest import subscribe
+    from tests.support.players import PASSWORD
+
+    bob = make_player()
+    browser = push_service.browser("export-1")
+    subscribe(bob, browser)
+    archive = zipfile.ZipFile(io.BytesIO(export_archive(user=bob)))
+    exported = json.loads(archive.read("alerts.json"))
+    assert exported["browsers"][0]["label"] == "Test browser"
+    assert exported["email"]["email_turns"] == "off"
+    text = archive.read("alerts.json").decode()
+    assert browser.endpoint not in text and browser.keys["p256dh"] not in text
+    account_close(user=bob, password=PASSWORD)
+    assert not PushSubscription.objects.filter(user=bob).exists()
