@@ -74,26 +74,36 @@ def test_a_gone_subscription_is_deleted_and_a_busy_service_is_tried_again(
     assert PushSubscription.objects.filter(pk=busy_row.pk).exists()
 
 
-def test_live_and_bot_games_do_not_alert_turns(ann_and_bob, push_service):
+def test_live_games_alert_their_start_not_their_turns_and_bot_games_nothing(
+    ann_and_bob, push_service, tasks_at_once, django_capture_on_commit_callbacks
+):
     ann, bob = ann_and_bob
-    subscribe(bob, push_service.browser("live-1"))
-    game = live_game([ann, bob], first_player=0)
+    phone = push_service.browser("live-1")
+    subscribe(bob, phone)
     assert selectors.reachable([ann.pk, bob.pk]) == [bob.pk]
-    whole_turn(game, ann)
-    # The writer sends turn_came for correspondence games only; and a game against
-    # house bots alone alerts no turn, start or end.
-    bot_game = game_services.bot_game_create(
-        user=bob,
-        kind="wizards_garden",
-        level="random",
-        clock_initial=None,
-        clock_increment=None,
-        correspondence_days=3,
-        rated=False,
-    )
+    with django_capture_on_commit_callbacks(execute=True):
+        game = whole_turn(live_game([ann, bob], first_player=0), ann)
+    assert game.ply > 0
+    assert [a["title"] for a in push_service.alerts_to(phone)] == [
+        f"Your game Topiary #{game.pk} against {ann.username} has started"
+    ]
+    # A game against house bots alone alerts no turn, start or end.
+    with django_capture_on_commit_callbacks(execute=True):
+        bot_game = game_services.bot_game_create(
+            user=bob,
+            kind="wizards_garden",
+            level="random",
+            clock_initial=None,
+            clock_increment=None,
+            correspondence_days=3,
+            rated=False,
+        )
+        bot_game = whole_turn(bot_game, bob)
+        game_services.game_resign(game_id=bot_game.pk, user=bob)
     for event in (Event.TURN, Event.STARTED, Event.ENDED):
         assert services.alert_send(event=event, subject=bot_game.pk, ply=1, user_id=bob.pk) is None
-    assert not Alert.objects.filter(user=bob).exists()
+    assert not Alert.objects.filter(user=bob, subject=bot_game.pk).exists()
+    assert len(push_service.to(phone)) == 1
 
 
 def email_turns(user, choice: str = "each", **more) -> None:
