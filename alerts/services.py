@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 
 #: How long a push service keeps an alert for a browser that is offline (seconds).
 PUSH_TTL = 60 * 60 * 24
+#: Browsers one player may turn alerts on in.
+MAX_BROWSERS = 20
 #: A turn by e-mail: at most one per game in this long.
 TURN_MAIL_EVERY = timedelta(days=1)
 #: Clock warnings: this long before a correspondence deadline, and the last one.
@@ -249,12 +251,26 @@ def subscription_add(*, user, subscription: dict, label: str = "") -> PushSubscr
         p256dh, auth = str(keys["p256dh"]), str(keys["auth"])
     except (KeyError, TypeError):
         raise ValidationError(_("That is not a push subscription.")) from None
-    schemes = ("https", "http") if settings.PUSH_ALLOW_HTTP else ("https",)
     parts = urlparse(endpoint)
-    if parts.scheme not in schemes or not parts.hostname:
-        raise ValidationError(_("A push service is reached over https only."))
+    if settings.PUSH_ALLOW_HTTP:
+        known = parts.scheme in ("https", "http") and bool(parts.hostname)
+    else:
+        # Only the browsers' push services: the worker posts to whatever a player sends
+        # here, and must not be pointed at the site's own network.
+        host = (parts.hostname or "").lower()
+        known = parts.scheme == "https" and any(
+            host == suffix or host.endswith("." + suffix) for suffix in settings.PUSH_SERVICE_HOSTS
+        )
+    if not known:
+        raise ValidationError(_("That is not the address of a browser's push service."))
     if len(endpoint) > 1000 or not 80 <= len(p256dh) <= 100 or not 16 <= len(auth) <= 32:
         raise ValidationError(_("That is not a push subscription."))
+    others = PushSubscription.objects.filter(user=user).exclude(endpoint=endpoint)
+    if others.count() >= MAX_BROWSERS:
+        raise ValidationError(
+            _("Alerts are on in %(count)s browsers already: remove one first.")
+            % {"count": MAX_BROWSERS}
+        )
     found, _created = PushSubscription.objects.update_or_create(
         endpoint=endpoint,
         defaults={"user": user, "p256dh": p256dh, "auth": auth, "label": label[:120]},

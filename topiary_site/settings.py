@@ -249,8 +249,14 @@ SITE_URL = env("SITE_URL", "http://localhost:8000").rstrip("/")
 VAPID_PRIVATE_KEY = env("TOPIARY_VAPID_PRIVATE_KEY")
 VAPID_PUBLIC_KEY = env("TOPIARY_VAPID_PUBLIC_KEY")
 VAPID_SUBJECT = env("TOPIARY_VAPID_SUBJECT", "mailto:noreply@localhost")
-# Push endpoints must be https; plain http only for a local stand-in (DEBUG, the tests).
+# Push endpoints must be https on a browser's push service (Chrome's FCM, Firefox's
+# autopush, Edge's WNS, Safari's); PUSH_ALLOW_HTTP (DEBUG, the tests) takes any http(s)
+# address instead, for a local stand-in.
 PUSH_ALLOW_HTTP = env_bool("PUSH_ALLOW_HTTP", DEBUG)
+PUSH_SERVICE_HOSTS = env_list(
+    "PUSH_SERVICE_HOSTS",
+    "fcm.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com",
+)
 VAPID_KEY_FILE = env("TOPIARY_VAPID_KEY_FILE") or str(BASE_DIR / "var" / "vapid.json")
 # The public API's rate limits (docs/API.md): requests per minute for each token, and for
 # each address (every request from it, with or without a token). A stream counts once.

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from alerts import services
@@ -124,3 +125,35 @@ def test_the_export_names_the_browsers_without_their_secrets_and_closing_forgets
     assert browser.endpoint not in text and browser.keys["p256dh"] not in text
     account_close(user=bob, password=PASSWORD)
     assert not PushSubscription.objects.filter(user=bob).exists()
+
+
+def test_only_the_browsers_push_services_and_twenty_browsers_are_taken(make_player, settings):
+    settings.PUSH_ALLOW_HTTP = False
+    bob = make_player()
+    keys = Browser("").keys
+    for endpoint in (
+        "http://127.0.0.1:6379/",
+        "https://intranet.example/admin",
+        "https://fcm.googleapis.com.evil.example/fcm/send/x",
+        "http://fcm.googleapis.com/fcm/send/x",
+    ):
+        with pytest.raises(ValidationError):
+            services.subscription_add(user=bob, subscription={"endpoint": endpoint, "keys": keys})
+    for n in range(services.MAX_BROWSERS):
+        services.subscription_add(
+            user=bob,
+            subscription={"endpoint": f"https://fcm.googleapis.com/fcm/send/b{n}", "keys": keys},
+        )
+    services.subscription_add(  # one of them again: still twenty
+        user=bob,
+        subscription={"endpoint": "https://fcm.googleapis.com/fcm/send/b0", "keys": keys},
+    )
+    with pytest.raises(ValidationError):
+        services.subscription_add(
+            user=bob,
+            subscription={
+                "endpoint": "https://updates.push.services.mozilla.com/wpush/v2/x",
+                "keys": keys,
+            },
+        )
+    assert PushSubscription.objects.filter(user=bob).count() == services.MAX_BROWSERS
