@@ -119,7 +119,12 @@ class Alert(models.Model):
                 fields=["user", "event", "subject", "ply"], name="one_alert_per_event"
             )
         ]
-        indexes = [models.Index(fields=["user", "event", "subject", "mailed_at"])]
+        # The clock warnings look for a game's warning whoever it went to; the once-a-day
+        # rule reads the unique constraint's index (user, event, subject).
+        indexes = [
+            models.Index(fields=["subject", "event", "ply"]),
+            models.Index(fields=["created_at"]),
+        ]
 
     def __str__(self) -> str:
         return f"{self.event} alert {self.subject}@{self.ply} for {self.user_id}"

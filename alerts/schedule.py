@@ -14,4 +14,8 @@ BEAT_SCHEDULE = {
         "task": "alerts.tasks.digests",
         "schedule": crontab(hour=7, minute=0),
     },
+    "alerts-prune": {
+        "task": "alerts.tasks.prune",
+        "schedule": crontab(hour=3, minute=41),
+    },
 }

@@ -323,6 +323,17 @@ def clock_warnings_send(now=None) -> int:
     return sent
 
 
+#: An alert's row is kept this long: past the retries and the once-a-day rule it only
+#: stops a clock warning twice, and no turn waits this long.
+ALERT_KEPT = timedelta(days=60)
+
+
+def alerts_prune(now=None) -> int:
+    """Forget alerts older than ``ALERT_KEPT``; how many."""
+    deleted, _ = Alert.objects.filter(created_at__lt=(now or timezone.now()) - ALERT_KEPT).delete()
+    return deleted
+
+
 def digests_send(now=None) -> int:
     """Today's list of games waiting, to every player who chose it (once a day)."""
     day = (now or timezone.now()).date().toordinal()

@@ -46,3 +46,9 @@ def clock_warnings() -> int:
 def digests() -> int:
     """The daily job: each player's list of games waiting, for those who chose it."""
     return services.digests_send()
+
+
+@shared_task(acks_late=True)
+def prune() -> int:
+    """The daily job: forget alerts older than two months."""
+    return services.alerts_prune()

@@ -266,3 +266,11 @@ def test_a_broker_failure_undoes_the_claim_so_the_retry_alerts(
     monkeypatch.setattr(services, "_task_queue", queue)
     assert services.alert_send(event=Event.TEST, subject=7, user_id=bob.pk) is not None
     assert len(push_service.to(phone)) == 1
+
+
+def test_alerts_older_than_two_months_are_forgotten(make_player):
+    bob = make_player()
+    old, recent = (Alert.objects.create(user=bob, event=Event.TEST, subject=n) for n in (1, 2))
+    Alert.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=61))
+    assert services.alerts_prune() == 1
+    assert list(Alert.objects.values_list("pk", flat=True)) == [recent.pk]
