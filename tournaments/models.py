@@ -60,10 +60,28 @@ class Tournament(models.Model):
     note = models.CharField(max_length=200, blank=True)
     #: Bumped on every change a watcher should see; live pages resync when it moves.
     version = models.PositiveIntegerField(default=0)
+    #: The schedule entry that created this event (``tournaments.scheduling``), if any.
+    schedule_entry = models.ForeignKey(
+        "ScheduleEntry",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="events",
+    )
+    #: Bots may play but never take a trophy or season points (``tournaments.seasons``).
+    people_only = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-starts_at", "-id"]
         indexes = [models.Index(fields=["status", "starts_at"])]
+        constraints = [
+            # Two beats creating the same occurrence at once create it once (ON CONFLICT).
+            models.UniqueConstraint(
+                fields=["schedule_entry", "starts_at"],
+                name="one_event_per_schedule_time",
+                condition=models.Q(schedule_entry__isnull=False),
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -218,3 +236,118 @@ class PairingPlayer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry.user} at {self.pairing}"
+
+
+class ScheduleEntry(models.Model):
+    """A recurring event: what to create, how often, and how far ahead (staff edit it in the
+    admin; ``tournaments.scheduling.schedule_run`` creates the events)."""
+
+    class Cadence(models.TextChoices):
+        HOURLY = "hourly", _("Hourly")
+        DAILY = "daily", _("Daily")
+        WEEKLY = "weekly", _("Weekly")
+        MONTHLY = "monthly", _("Monthly")
+
+    name = models.CharField(max_length=80)
+    kind = GameKindField()
+    format = models.CharField(max_length=20, choices=Tournament.Format.choices)
+    table_size = models.PositiveSmallIntegerField(default=2)
+    rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    duration_minutes = models.PositiveSmallIntegerField(null=True, blank=True)
+    clock_initial = models.PositiveIntegerField(help_text=_("Seconds each."))
+    clock_increment = models.PositiveIntegerField(default=0, help_text=_("Seconds a move."))
+    max_players = models.PositiveSmallIntegerField(default=100)
+    rated = models.BooleanField(default=True)
+    bots_allowed = models.BooleanField(
+        default=False, help_text=_("BOT accounts may join the events by themselves.")
+    )
+    people_only = models.BooleanField(
+        default=True,
+        help_text=_("Bots never take a trophy or season points (the next person does)."),
+    )
+    cadence = models.CharField(max_length=10, choices=Cadence.choices)
+    #: The start, in UTC: minute past the hour; hour (daily and longer); weekday (weekly,
+    #: Monday is 0); day of the month (monthly, 1-28 so every month has it).
+    minute = models.PositiveSmallIntegerField(default=0)
+    hour = models.PositiveSmallIntegerField(default=0, help_text=_("UTC, 0-23."))
+    weekday = models.PositiveSmallIntegerField(
+        default=0, help_text=_("Weekly: 0 is Monday, 6 is Sunday.")
+    )
+    day = models.PositiveSmallIntegerField(default=1, help_text=_("Monthly: 1-28."))
+    create_ahead_hours = models.PositiveSmallIntegerField(
+        default=24, help_text=_("Events are created this many hours before they start.")
+    )
+    active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["cadence", "kind", "name"]
+        verbose_name_plural = "schedule entries"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        from tournaments.scheduling import schedule_entry_check
+
+        schedule_entry_check(self)
+
+
+class Trophy(models.Model):
+    """A top-three place in a scheduled event or in a season (a calendar month, UTC)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="trophies"
+    )
+    kind = GameKindField()
+    place = models.PositiveSmallIntegerField()
+    #: The event won a place in; null for a season trophy.
+    tournament = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="trophies"
+    )
+    #: The first day of the season's month (an event trophy: its event's season).
+    season = models.DateField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-season", "place", "-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "user"],
+                name="one_trophy_per_event_player",
+                condition=models.Q(tournament__isnull=False),
+            ),
+            models.UniqueConstraint(
+                fields=["season", "kind", "user"],
+                name="one_season_trophy_per_player",
+                condition=models.Q(tournament__isnull=True),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} place {self.place}"
+
+
+class SeasonScore(models.Model):
+    """A player's season points from one finished scheduled event (kept when it is gone)."""
+
+    tournament = models.ForeignKey(
+        Tournament, null=True, on_delete=models.SET_NULL, related_name="season_scores"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="season_scores"
+    )
+    kind = GameKindField()
+    season = models.DateField()
+    rank = models.PositiveSmallIntegerField()
+    points = models.PositiveSmallIntegerField()
+
+    class Meta:
+        indexes = [models.Index(fields=["kind", "season"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "user"], name="one_season_score_per_event_player"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.points} in {self.season:%Y-%m}"

@@ -32,6 +32,7 @@ from tournaments.models import (
     not_enough_players,
 )
 from tournaments.pairing import RoundPairing
+from tournaments.seasons import event_results_store
 from tournaments.selectors import (
     arena_waiting,
     competitors_for,
@@ -484,6 +485,9 @@ def _pair_waiting(tournament: Tournament) -> int:
 def _finish(tournament: Tournament) -> None:
     tournament.status = Tournament.Status.FINISHED
     tournament.finished_at = timezone.now()
+    if tournament.schedule_entry_id is not None:
+        # Under the tournament's lock, with its last points stored: the standings are final.
+        event_results_store(tournament)
 
 
 def _advance_rounds(tournament: Tournament) -> bool:
@@ -539,3 +543,9 @@ def tournament_advance(*, tournament_id: int) -> Tournament:
     if changed:
         _changed(tournament)
     return tournament
+
+
+def tournament_settings_clean(fields: dict) -> dict:
+    """The cleaned settings of a new event (as ``tournament_create`` takes them), or
+    ``ValidationError`` naming each bad one; the schedule judges its entries with it."""
+    return _validate(fields)
