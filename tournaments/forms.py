@@ -99,9 +99,15 @@ class TournamentForm(forms.Form):
         initial=False,
         help_text=_("BOT accounts may enter by themselves; you can always enter bots yourself."),
     )
+    # Without JavaScript the time is UTC, as the label says; the page script shows the
+    # time in the browser's zone, names it in the label, and sends that zone's offset.
     starts_at = forms.DateTimeField(
         label=_("Starts at (UTC)"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    #: Minutes east of UTC of the zone ``starts_at`` was typed in (empty: UTC).
+    starts_at_offset = forms.IntegerField(
+        required=False, min_value=-14 * 60, max_value=14 * 60, widget=forms.HiddenInput
     )
     # The default fits every format (a round robin takes at most 10).
     max_players = forms.IntegerField(
@@ -153,6 +159,14 @@ class TournamentForm(forms.Form):
         self.fields["max_players"].widget.attrs["data-most"] = " ".join(
             f"{fmt.name}:{fmt.most_players}" for fmt in FORMATS
         )
+
+    def clean(self):
+        data = super().clean()
+        starts_at, offset = data.get("starts_at"), data.get("starts_at_offset")
+        if starts_at is not None and offset is not None:
+            # Parsed as UTC (the site's zone); it was the browser's wall-clock time.
+            data["starts_at"] = starts_at.replace(tzinfo=timezone.get_fixed_timezone(offset))
+        return data
 
     def service_arguments(self) -> dict:
         """Keyword arguments for ``tournament_create`` from the cleaned data."""

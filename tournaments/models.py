@@ -326,6 +326,11 @@ class Trophy(models.Model):
     def __str__(self) -> str:
         return f"{self.user} place {self.place}"
 
+    @property
+    def game_title(self) -> str:
+        """The game the trophy was won at, as its descriptor names it."""
+        return game_definition(self.kind).title
+
 
 class SeasonScore(models.Model):
     """A player's season points from one finished scheduled event (kept when it is gone)."""

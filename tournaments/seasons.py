@@ -96,6 +96,24 @@ def season_table(kind: str, season: date) -> list[dict]:
     ]
 
 
+def season_trophies(kind: str, season: date) -> list[Trophy]:
+    """A game's season trophies for a month, once awarded (best place first)."""
+    return list(
+        Trophy.objects.filter(kind=kind, season=season, tournament__isnull=True)
+        .select_related("user")
+        .order_by("place", "user__username")
+    )
+
+
+def trophies_of(user) -> list[Trophy]:
+    """A player's trophies, latest season first, with their events."""
+    return list(
+        Trophy.objects.filter(user=user)
+        .select_related("tournament")
+        .order_by("-season", "tournament_id", "place", "-pk")
+    )
+
+
 def season_bounds(season: date) -> tuple[datetime, datetime]:
     """The first moment of a season and of the next one (UTC)."""
     start = datetime(season.year, season.month, 1, tzinfo=UTC)

@@ -7,6 +7,7 @@ app_name = "tournaments"
 urlpatterns = [
     path("", views.tournament_list, name="list"),
     path("new/", views.tournament_new, name="new"),
+    path("seasons/<str:kind>/", views.season_standings, name="season"),
     path("<int:tournament_id>/", views.tournament_detail, name="detail"),
     path("<int:tournament_id>/live/", views.tournament_live, name="live"),
     path("<int:tournament_id>/join/", views.tournament_join, name="join"),

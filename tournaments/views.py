@@ -1,8 +1,11 @@
 """Tournament pages: the list with the create form, a tournament's page and its live part."""
 
+from datetime import date
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -10,17 +13,20 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import User
-from tournaments import selectors, services
+from engine.errors import NotationError
+from engine.games import all_games, game_definition
+from tournaments import seasons, selectors, services
 from tournaments.forms import TournamentForm
 from tournaments.models import Tournament
 
 
 def tournament_list(request):
     """Upcoming, running and finished tournaments, and (signed in) the create form."""
-    form = TournamentForm()
-    return render(
-        request, "tournaments/list.html", {"form": form, **selectors.tournaments_listing()}
-    )
+    return render(request, "tournaments/list.html", _list_context(TournamentForm()))
+
+
+def _list_context(form) -> dict:
+    return {"form": form, "season_games": all_games(), **selectors.tournaments_listing()}
 
 
 @require_http_methods(["GET", "POST"])
@@ -47,8 +53,7 @@ def tournament_new(request):
                 _("%(name)s is created. Players can join now.") % {"name": tournament.name},
             )
             return redirect("tournaments:detail", tournament_id=tournament.pk)
-    context = {"form": form, **selectors.tournaments_listing()}
-    return render(request, "tournaments/list.html", context)
+    return render(request, "tournaments/list.html", _list_context(form))
 
 
 def _page_context(request, tournament: Tournament) -> dict:
@@ -153,4 +158,35 @@ def tournament_start(request, tournament_id: int):
         tournament_id,
         lambda: services.tournament_start_early(tournament_id=tournament_id, by=request.user),
         _("The tournament has started."),
+    )
+
+
+def season_standings(request, kind: str):
+    """A game's season table (``?month=2026-11``, this month by default) and its trophies."""
+    try:
+        game = game_definition(kind)
+    except NotationError:
+        raise Http404("no such game") from None
+    current = seasons.season_of(timezone.now())
+    try:
+        year, month = (int(part) for part in request.GET.get("month", "").split("-"))
+        season = date(year, month, 1)
+    except ValueError:
+        season = current
+    if season > current:
+        season = current
+    previous = date(season.year - (season.month == 1), (season.month - 2) % 12 + 1, 1)
+    following = seasons.season_bounds(season)[1].date()
+    return render(
+        request,
+        "tournaments/season.html",
+        {
+            "game": game,
+            "season": season,
+            "table": seasons.season_table(kind, season),
+            "trophies": seasons.season_trophies(kind, season),
+            "previous": previous,
+            "following": following if following <= current else None,
+            "is_current": season == current,
+        },
     )

@@ -3,6 +3,7 @@
 /* global gettext, pgettext, interpolate */
 
 import { liveSocket } from "../live/socket.js";
+import { localizeTimes } from "./local_time.js";
 
 const live = document.getElementById("tournament-live");
 
@@ -17,6 +18,7 @@ async function refresh() {
   version = fresh;
   live.dataset.version = String(fresh);
   live.innerHTML = await response.text();
+  localizeTimes(live);
 }
 
 function queueRefresh() {

@@ -2,7 +2,7 @@
 
 from django import template
 
-from tournaments import selectors
+from tournaments import seasons, selectors
 
 register = template.Library()
 
@@ -20,9 +20,10 @@ def tournaments_home_panel(context):
 
 @register.inclusion_tag("tournaments/_profile_panel.html", takes_context=True)
 def tournaments_profile_panel(context, profile_user):
-    """The tournaments a player entered, with their place."""
+    """The trophies a player won and the tournaments they entered, with their place."""
     return {
         "request": context.get("request"),
         "profile_user": profile_user,
         "listed": selectors.tournaments_of(profile_user),
+        "trophies": seasons.trophies_of(profile_user),
     }
