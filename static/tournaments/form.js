@@ -21,7 +21,10 @@ function startInLocalTime(form) {
     if (!Number.isNaN(utc.getTime())) start.value = localValue(utc);
   }
   const label = form.querySelector(`label[for="${start.id}"]`);
-  if (label) label.textContent = interpolate(gettext("Starts at (your time, %s)"), [zoneName()]);
+  if (label) {
+    const suffix = label.textContent.trim().endsWith(":") ? ":" : "";  // Django's label suffix
+    label.textContent = interpolate(gettext("Starts at (your time, %s)"), [zoneName()]) + suffix;
+  }
   form.addEventListener("submit", () => {
     const typed = new Date(start.value);
     offset.value = Number.isNaN(typed.getTime()) ? "" : String(-typed.getTimezoneOffset());
