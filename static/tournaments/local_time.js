@@ -18,13 +18,13 @@ const dateFormat = new Intl.DateTimeFormat(lang, { day: "numeric", month: "short
 const weekdayFormat = new Intl.DateTimeFormat(lang, { weekday: "long" });
 const relative = new Intl.RelativeTimeFormat(lang, { numeric: "auto", style: "short" });
 
-/** The browser's zone as people name it: "Asia/Tokyo (GMT+9)". */
+/** The browser's zone as people name it: "Asia/Tokyo, GMT+9". */
 export function zoneName() {
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
   const offset = new Intl.DateTimeFormat("en", { timeZoneName: "shortOffset" })
     .formatToParts(new Date())
     .find((part) => part.type === "timeZoneName")?.value;
-  return offset && offset !== zone ? `${zone} (${offset})` : zone;
+  return offset && offset !== zone ? `${zone}, ${offset}` : zone;
 }
 
 function midnight(date) {
@@ -47,7 +47,8 @@ function dayAndClock(date, now) {
 function fromNow(date, now) {
   const ms = date - now;
   if (ms <= 0) return pgettext("an event's start", "now");
-  if (ms < HOUR) return relative.format(Math.max(1, Math.round(ms / MINUTE)), "minute");
+  const minutes = Math.max(1, Math.round(ms / MINUTE));
+  if (minutes < 60) return relative.format(minutes, "minute");
   if (ms < DAY) return relative.format(Math.round(ms / HOUR), "hour");
   return "";
 }

@@ -107,7 +107,7 @@ def test_two_scheduled_events_played_by_bots_make_a_season(celery_worker, asgi_s
     with urllib.request.urlopen(profile_url) as response:
         profile = response.read().decode()
     assert f"place 1, Wizards&#x27; Garden season {season:%B %Y}" in profile
-    assert profile.count('class="badge trophy') == Trophy.objects.filter(user=winner).count()
+    assert profile.count('class="medal medal-') == Trophy.objects.filter(user=winner).count()
     with urllib.request.urlopen(
         f"{asgi_server}/tournaments/seasons/wizards_garden/?month={season:%Y-%m}"
     ) as response:
