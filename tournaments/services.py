@@ -232,6 +232,8 @@ def tournament_join(*, tournament_id: int, user) -> Entry:
         raise ValidationError(_("Sign in to join a tournament."))
     tournament = _locked(tournament_id)
     if user.is_bot and not tournament.bots_allowed:
+        if tournament.created_by_id is None:  # a scheduled event: the schedule says so
+            raise ValidationError(_("This tournament is for people: bots may not join."))
         raise ValidationError(
             _("This tournament is for people: its creator does not let bots join by themselves.")
         )

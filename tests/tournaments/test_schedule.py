@@ -15,7 +15,7 @@ from django.test import Client
 from django.utils import timezone
 
 from tests.tournaments.conftest import new_bot, new_player
-from tournaments import scheduling, seasons, tasks
+from tournaments import scheduling, seasons, services, tasks
 from tournaments.models import (
     Entry,
     Pairing,
@@ -96,6 +96,35 @@ def test_the_admin_check_names_each_field_that_could_not_make_an_event():
     fields = refused.value.message_dict
     assert {"minute", "create_ahead_hours", "format"} <= set(fields)
     entry().full_clean()
+
+
+@pytest.mark.django_db
+def test_staff_edit_the_schedule_in_the_admin_and_bad_entries_are_refused(django_user_model):
+    staff = django_user_model.objects.create_superuser("keeper", "keeper@example.com", "x-9-y")
+    client = Client()
+    client.force_login(staff)
+    assert client.get("/admin/tournaments/scheduleentry/").status_code == 200
+    fields = {
+        "name": "Nightly arena", "active": "on", "kind": "wizards_garden", "format": "arena",
+        "table_size": "2", "max_players": "50", "duration_minutes": "30",
+        "clock_initial": "60", "clock_increment": "1", "rated": "on", "cadence": "daily",
+        "minute": "0", "hour": "22", "weekday": "0", "day": "1", "create_ahead_hours": "24",
+    }  # fmt: skip
+    before = ScheduleEntry.objects.count()
+    refused = client.post("/admin/tournaments/scheduleentry/add/", {**fields, "hour": "25"})
+    assert refused.status_code == 200 and "An hour is 0 to 23." in refused.content.decode()
+    assert ScheduleEntry.objects.count() == before
+    saved = client.post("/admin/tournaments/scheduleentry/add/", fields)
+    assert saved.status_code == 302
+    nightly = ScheduleEntry.objects.get(name="Nightly arena")
+    assert (nightly.cadence, nightly.hour, nightly.bots_allowed) == ("daily", 22, False)
+
+    # Its events are for people: a bot may not join one.
+    scheduling.schedule_run()
+    event = Tournament.objects.get(schedule_entry=nightly)
+    with pytest.raises(ValidationError, match="bots may not join"):
+        services.tournament_join(tournament_id=event.pk, user=new_bot())
+    assert not event.entries.exists()
 
 
 @pytest.mark.django_db(transaction=True)
