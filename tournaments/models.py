@@ -240,7 +240,8 @@ class PairingPlayer(models.Model):
 
 class ScheduleEntry(models.Model):
     """A recurring event: what to create, how often, and how far ahead (staff edit it in the
-    admin; ``tournaments.scheduling.schedule_run`` creates the events)."""
+    admin, which checks it with ``tournaments.scheduling.schedule_entry_check``;
+    ``tournaments.scheduling.schedule_run`` creates the events)."""
 
     class Cadence(models.TextChoices):
         HOURLY = "hourly", _("Hourly")
@@ -285,11 +286,6 @@ class ScheduleEntry(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    def clean(self) -> None:
-        from tournaments.scheduling import schedule_entry_check
-
-        schedule_entry_check(self)
 
 
 class Trophy(models.Model):

@@ -92,10 +92,10 @@ def test_the_admin_check_names_each_field_that_could_not_make_an_event():
     bad = entry(kind="wizards_garden", format="swiss_tables", table_size=3, minute=75)
     bad.create_ahead_hours = 0
     with pytest.raises(ValidationError) as refused:
-        bad.full_clean()
+        scheduling.schedule_entry_check(bad)
     fields = refused.value.message_dict
     assert {"minute", "create_ahead_hours", "format"} <= set(fields)
-    entry().full_clean()
+    scheduling.schedule_entry_check(entry())
 
 
 @pytest.mark.django_db
