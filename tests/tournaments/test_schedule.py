@@ -9,13 +9,14 @@ import threading
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
 from tests.tournaments.conftest import new_bot, new_player
-from tournaments import scheduling, seasons, services, tasks
+from tournaments import scheduling, seasons, selectors, services, tasks
 from tournaments.models import (
     Entry,
     Pairing,
@@ -139,6 +140,10 @@ def test_two_beats_at_once_create_each_next_event_exactly_once():
     weekly.save()
     entry(name="Paused", active=False).save()
 
+    # The job is in beat's gathered schedule (production's beat and `make run` alike).
+    assert settings.CELERY_BEAT_SCHEDULE["tournaments-schedule"]["task"] == (
+        "tournaments.tasks.tournaments_schedule"
+    )
     start = threading.Barrier(2)
     failures = []
 
@@ -176,6 +181,15 @@ def test_two_beats_at_once_create_each_next_event_exactly_once():
     before = events.count()
     assert scheduling.schedule_run() == 0
     assert events.count() == before
+
+    # Listed ahead of time; one that nobody entered is not listed once cancelled.
+    listing = selectors.tournaments_listing()
+    assert {t.pk for t in listing["upcoming"]} == set(events.values_list("pk", flat=True))
+    events.filter(pk=event.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+    services.tournament_advance(tournament_id=event.pk)
+    event.refresh_from_db()
+    assert event.status == "cancelled"
+    assert event.pk not in {t.pk for t in selectors.tournaments_listing()["finished"]}
 
 
 @pytest.mark.django_db
