@@ -4,6 +4,7 @@ events themselves are changed through the site's own pages and services."""
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import ScheduleEntry, Trophy
 from tournaments.scheduling import schedule_entry_check
@@ -59,7 +60,7 @@ class ScheduleEntryAdmin(admin.ModelAdmin):
             "When (UTC)",
             {"fields": ("cadence", "minute", "hour", "weekday", "day", "create_ahead_hours")},
         ),
-        ("Who", {"fields": ("bots_allowed", "people_only")}),
+        (_("Who"), {"fields": ("bots_allowed", "people_only")}),
     )
 
 

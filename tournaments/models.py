@@ -282,7 +282,7 @@ class ScheduleEntry(models.Model):
 
     class Meta:
         ordering = ["cadence", "kind", "name"]
-        verbose_name_plural = "schedule entries"
+        verbose_name_plural = _("schedule entries")
 
     def __str__(self) -> str:
         return self.name
