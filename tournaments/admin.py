@@ -53,11 +53,11 @@ class ScheduleEntryAdmin(admin.ModelAdmin):
     fieldsets = (
         (None, {"fields": ("name", "active", "kind", "format", "table_size", "max_players")}),
         (
-            "Length and clock",
+            _("Length and clock"),
             {"fields": ("rounds", "duration_minutes", "clock_initial", "clock_increment", "rated")},
         ),
         (
-            "When (UTC)",
+            _("When (UTC)"),
             {"fields": ("cadence", "minute", "hour", "weekday", "day", "create_ahead_hours")},
         ),
         (_("Who"), {"fields": ("bots_allowed", "people_only")}),
