@@ -19,7 +19,7 @@ from tournaments.models import SeasonScore, Tournament, Trophy
 from tournaments.selectors import tournament_standings
 
 #: Season points by place in a scheduled event (ties share the place's points); anyone
-#: else who played there gets the last number.
+#: else who played there (a game or a score) gets ``PLAYED_POINTS``.
 PLACE_POINTS = (10, 7, 5, 4, 3, 2)
 PLAYED_POINTS = 1
 #: Trophies go to these places (of an event, of a season).
