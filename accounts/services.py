@@ -11,12 +11,12 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from accounts import throttle
-from accounts.hooks import account_closing
+from accounts.hooks import account_closing, vacation_changed
 from accounts.models import EmailChange, Preferences, User
 from accounts.validators import username_skeleton, validate_username
 
@@ -155,6 +155,92 @@ def preferences_save(*, user, changes: dict) -> Preferences:
         for name, value in values.items():
             setattr(prefs, name, value)
         prefs.save()
+    return prefs
+
+
+# --------------------------------------------------------------------------- vacation
+
+#: Days away a player may take in a calendar year (UTC), and at most at once
+#: (docs/subsystems/accounts.md, "Vacation").
+VACATION_DAYS_A_YEAR = 30
+VACATION_DAYS_AT_ONCE = 14
+
+
+def vacation_days_left(prefs: Preferences, now=None) -> int:
+    """Whole days of this year's allowance not yet taken (days booked count as taken)."""
+    now = now or timezone.now()
+    used = prefs.vacation_days_used if prefs.vacation_year == now.year else 0
+    return max(0, VACATION_DAYS_A_YEAR - used)
+
+
+def _vacation_told(user) -> None:
+    """Once committed, the apps that keep clocks stop or start them (``vacation_changed``)."""
+    transaction.on_commit(lambda: vacation_changed.send(sender=User, user=user))
+
+
+def vacation_start(*, user, days) -> Preferences:
+    """Go away for ``days`` whole days from now: the player's correspondence clocks stop
+    until then. Charged to this year's allowance at once; ValidationError (nothing
+    changed) for a number out of range, more than is left, or a vacation already on."""
+    if isinstance(days, str) and days.strip().isdigit():
+        days = int(days.strip())
+    if type(days) is not int or not 1 <= days <= VACATION_DAYS_AT_ONCE:
+        raise ValidationError(
+            {
+                "days": [
+                    _("Choose a whole number of days from 1 to %(most)s.")
+                    % {"most": VACATION_DAYS_AT_ONCE}
+                ]
+            },
+            code="vacation_days",
+        )
+    with transaction.atomic():
+        prefs, _created = Preferences.objects.select_for_update().get_or_create(user=user)
+        now = timezone.now()
+        if prefs.vacation_until is not None and prefs.vacation_until > now:
+            raise ValidationError(
+                {"days": [_("You are already away. Come back first to plan another vacation.")]},
+                code="vacation_on",
+            )
+        left = vacation_days_left(prefs, now)
+        if days > left:
+            raise ValidationError(
+                {
+                    "days": [
+                        ngettext(
+                            "You have %(count)s day of vacation left this year.",
+                            "You have %(count)s days of vacation left this year.",
+                            left,
+                        )
+                        % {"count": left}
+                    ]
+                },
+                code="vacation_allowance",
+            )
+        if prefs.vacation_year != now.year:
+            prefs.vacation_year, prefs.vacation_days_used = now.year, 0
+        prefs.vacation_days_used += days
+        prefs.vacation_started_at = now
+        prefs.vacation_until = now + timedelta(days=days)
+        prefs.save()
+        _vacation_told(user)
+    return prefs
+
+
+def vacation_end(*, user) -> Preferences:
+    """Come back early: the clocks start again from where they stopped, and the whole
+    days not begun go back to the allowance. ValidationError if not away."""
+    with transaction.atomic():
+        prefs, _created = Preferences.objects.select_for_update().get_or_create(user=user)
+        now = timezone.now()
+        if prefs.vacation_until is None or prefs.vacation_until <= now:
+            raise ValidationError({"__all__": [_("You are not on vacation.")]}, code="vacation_off")
+        unused = (prefs.vacation_until - now) // timedelta(days=1)
+        if prefs.vacation_year == prefs.vacation_started_at.year:
+            prefs.vacation_days_used = max(0, prefs.vacation_days_used - unused)
+        prefs.vacation_until = now
+        prefs.save()
+        _vacation_told(user)
     return prefs
 
 

@@ -1,4 +1,5 @@
-"""What games do when an account closes or exports its data (``accounts.hooks``)."""
+"""What games do when an account closes, exports its data or goes on vacation
+(``accounts.hooks``)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,11 @@ def account_closing(sender, user, **kwargs) -> None:
     for game_id in list(running.values_list("pk", flat=True)):
         with contextlib.suppress(services.Refused):
             services.game_resign(game_id=game_id, user=user)
+
+
+def vacation_changed(sender, user, **kwargs) -> None:
+    """The player went away or came back: stop or start their correspondence clocks."""
+    services.vacation_sync_player(user_id=user.pk)
 
 
 @export_part("games")

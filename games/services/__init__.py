@@ -9,7 +9,9 @@ keeps its Takebacker, Rematcher and Finisher apart:
 - ``tables``: opening, challenging, seating and starting a game;
 - ``turns``: moves by players and bots, clocks, forfeits, the end, the periodic sweep;
 - ``giving_up``: resigning, aborting, claiming, and players' signs of life;
-- ``takebacks``, ``scoring``, ``rematch``.
+- ``takebacks``, ``scoring``, ``rematch``;
+- ``vacations``: correspondence clocks stopped while their player is away;
+- ``invites``: a table's invite link.
 
 Callers use the names below (``from games import services``; ``services.move_play``).
 """
@@ -56,6 +58,7 @@ from games.services.turns import (
     games_sweep,
     move_play,
 )
+from games.services.vacations import vacation_sync, vacation_sync_player, vacations_sweep
 from games.services.writer import Refused
 
 __all__ = [
@@ -98,4 +101,7 @@ __all__ = [
     "table_leave",
     "takeback_answer",
     "takeback_offer",
+    "vacation_sync",
+    "vacation_sync_player",
+    "vacations_sweep",
 ]

@@ -19,6 +19,7 @@ from engine.games import game_definition
 from games import engine_text, user_events
 from games.models import Game, Seat
 from games.services.turns import _turn_begin
+from games.services.vacations import away_until_of
 from games.services.writer import Refused, _after_commit_game, _after_commit_lobby, _with_game
 
 #: The bot levels, each as people read it (the lobby's and the table's choices).
@@ -314,10 +315,13 @@ def _game_start(game: Game, seats: list[Seat], first_player: int | None = None) 
     game.state = game.initial = state.to_json()
     game.status = Game.Status.ACTIVE
     game.started_at = now
+    game.invite_hash = None
+    away = {} if game.is_live else away_until_of([seat.user_id for seat in seats], now)
     for seat in seats:
         seat.clock_ms = game.clock_initial * 1000 if game.is_live else None
         seat.last_seen = None
-        seat.save(update_fields=["clock_ms", "last_seen"])
+        seat.away_until = away.get(seat.user_id)
+        seat.save(update_fields=["clock_ms", "last_seen", "away_until"])
     _turn_begin(game, seats, state, now)
     game.save()
     _after_commit_game(game)
