@@ -69,17 +69,17 @@ async def test_vacation_stops_the_clock_for_everyone_and_it_resumes_where_it_sto
 
     # The flag never falls while she is away: not from the sweep, not from a flag request,
     # not even from a deadline left behind by a change that raced the vacation.
-    await database_sync_to_async(
-        Game.objects.filter(pk=game.pk).update
-    )(deadline=timezone.now() - timedelta(days=1))
+    await database_sync_to_async(Game.objects.filter(pk=game.pk).update)(
+        deadline=timezone.now() - timedelta(days=1)
+    )
     swept = await database_sync_to_async(services.games_sweep)()
     assert swept["flag_checked"] == 1
     await database_sync_to_async(services.clock_check)(game_id=game.pk)
     stored = await database_sync_to_async(Game.objects.get)(pk=game.pk)
     assert stored.status == Game.Status.ACTIVE
-    assert await database_sync_to_async(
-        lambda: Seat.objects.get(game=game, index=0).forfeit
-    )() == ""
+    assert (
+        await database_sync_to_async(lambda: Seat.objects.get(game=game, index=0).forfeit)() == ""
+    )
     await database_sync_to_async(Game.objects.filter(pk=game.pk).update)(deadline=None)
 
     # Three days later the vacation has run out: the sweep starts her clock again with the
