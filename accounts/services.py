@@ -17,7 +17,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from accounts import throttle
 from accounts.hooks import account_closing, vacation_changed
-from accounts.models import EmailChange, Preferences, User
+from accounts.models import Block, EmailChange, Follow, Preferences, User
 from accounts.validators import username_skeleton, validate_username
 
 BOT_USERNAMES = {
@@ -160,18 +160,6 @@ def preferences_save(*, user, changes: dict) -> Preferences:
 
 # --------------------------------------------------------------------------- vacation
 
-#: Days away a player may take in a calendar year (UTC), and at most at once
-#: (docs/subsystems/accounts.md, "Vacation").
-VACATION_DAYS_A_YEAR = 30
-VACATION_DAYS_AT_ONCE = 14
-
-
-def vacation_days_left(prefs: Preferences, now=None) -> int:
-    """Whole days of this year's allowance not yet taken (days booked count as taken)."""
-    now = now or timezone.now()
-    used = prefs.vacation_days_used if prefs.vacation_year == now.year else 0
-    return max(0, VACATION_DAYS_A_YEAR - used)
-
 
 def _vacation_told(user) -> None:
     """Once committed, the apps that keep clocks stop or start them (``vacation_changed``)."""
@@ -184,25 +172,21 @@ def vacation_start(*, user, days) -> Preferences:
     changed) for a number out of range, more than is left, or a vacation already on."""
     if isinstance(days, str) and days.strip().isdigit():
         days = int(days.strip())
-    if type(days) is not int or not 1 <= days <= VACATION_DAYS_AT_ONCE:
+    most = Preferences.VACATION_DAYS_AT_ONCE
+    if type(days) is not int or not 1 <= days <= most:
         raise ValidationError(
-            {
-                "days": [
-                    _("Choose a whole number of days from 1 to %(most)s.")
-                    % {"most": VACATION_DAYS_AT_ONCE}
-                ]
-            },
+            {"days": [_("Choose a whole number of days from 1 to %(most)s.") % {"most": most}]},
             code="vacation_days",
         )
     with transaction.atomic():
         prefs, _created = Preferences.objects.select_for_update().get_or_create(user=user)
         now = timezone.now()
-        if prefs.vacation_until is not None and prefs.vacation_until > now:
+        if prefs.away_until(now) is not None:
             raise ValidationError(
                 {"days": [_("You are already away. Come back first to plan another vacation.")]},
                 code="vacation_on",
             )
-        left = vacation_days_left(prefs, now)
+        left = prefs.vacation_days_left(now)
         if days > left:
             raise ValidationError(
                 {
@@ -233,7 +217,7 @@ def vacation_end(*, user) -> Preferences:
     with transaction.atomic():
         prefs, _created = Preferences.objects.select_for_update().get_or_create(user=user)
         now = timezone.now()
-        if prefs.vacation_until is None or prefs.vacation_until <= now:
+        if prefs.away_until(now) is None:
             raise ValidationError({"__all__": [_("You are not on vacation.")]}, code="vacation_off")
         unused = (prefs.vacation_until - now) // timedelta(days=1)
         if prefs.vacation_year == prefs.vacation_started_at.year:
@@ -242,6 +226,55 @@ def vacation_end(*, user) -> Preferences:
         prefs.save()
         _vacation_told(user)
     return prefs
+
+
+# --------------------------------------------------------------------------- following and blocking
+
+
+def _other_player(user, username: str, yourself: str) -> User:
+    """The active player called ``username`` (not ``user``), or ValidationError."""
+    if user is None or not user.is_authenticated:
+        raise ValidationError(_("Sign in first."), code="signed_out")
+    other = User.objects.filter(username__iexact=str(username).strip(), is_active=True).first()
+    if other is None:
+        raise ValidationError(
+            _("There is no player called %(name)s.") % {"name": repr(username)}, code="no_user"
+        )
+    if other.pk == user.pk:
+        raise ValidationError(yourself, code="yourself")
+    return other
+
+
+def follow_set(*, user, username: str, on: bool = True) -> User:
+    """Follow (or stop following) a player; the player followed. Following a player who
+    blocked you, or whom you blocked, is refused."""
+    other = _other_player(user, username, _("You cannot follow yourself."))
+    if not on:
+        Follow.objects.filter(follower=user, followed=other).delete()
+        return other
+    if Block.objects.filter(
+        models.Q(blocker=other, blocked=user) | models.Q(blocker=user, blocked=other)
+    ).exists():
+        raise ValidationError(
+            _("You cannot follow %(name)s.") % {"name": other.username}, code="blocked"
+        )
+    Follow.objects.get_or_create(follower=user, followed=other)
+    return other
+
+
+def block_set(*, user, username: str, on: bool = True) -> User:
+    """Block (or unblock) a player: a blocked player's challenges, invitations and chat
+    no longer reach you, and neither of you follows the other any more."""
+    other = _other_player(user, username, _("You cannot block yourself."))
+    if not on:
+        Block.objects.filter(blocker=user, blocked=other).delete()
+        return other
+    with transaction.atomic():
+        Block.objects.get_or_create(blocker=user, blocked=other)
+        Follow.objects.filter(
+            models.Q(follower=user, followed=other) | models.Q(follower=other, followed=user)
+        ).delete()
+    return other
 
 
 # --------------------------------------------------------------------------- e-mail address

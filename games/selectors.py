@@ -84,8 +84,9 @@ def _table_json(game: Game, user, ratings: dict) -> dict:
 
 
 def tables_open(user) -> list[dict]:
-    """Tables waiting for players that ``user`` may see: open ones and their own challenges."""
-    visible = Q(invited__isnull=True)
+    """Tables waiting for players that ``user`` may see: open ones (not those seated by
+    invite link only), and their own tables and challenges."""
+    visible = Q(invited__isnull=True, unlisted=False)
     if user is not None and user.is_authenticated:
         visible |= Q(invited=user) | Q(created_by=user)
     games = (

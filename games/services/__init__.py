@@ -27,6 +27,7 @@ from games.services.giving_up import (
     presence_record,
     seat_seen,
 )
+from games.services.invites import invite_table, invite_token
 from games.services.rematch import rematch_answer, rematch_cancel, rematch_lapse, rematch_offer
 from games.services.scoring import game_score
 from games.services.tables import (
@@ -38,6 +39,7 @@ from games.services.tables import (
     game_create,
     house_bot_answer,
     human_check,
+    invite_join,
     players_refusal,
     table_create,
     table_fill_with_bots,
@@ -86,6 +88,9 @@ __all__ = [
     "games_sweep",
     "house_bot_answer",
     "human_check",
+    "invite_join",
+    "invite_table",
+    "invite_token",
     "move_play",
     "players_refusal",
     "presence_note",

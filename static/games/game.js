@@ -444,3 +444,13 @@ if (state.frame.status === "open" || state.frame.status === "active" || rematchO
     goneText: gettext("This game does not exist."),
   });
 }
+
+// An open table's invite link (its creator's page only): copy it in one click.
+const inviteCopy = $("invite-copy");
+if (inviteCopy && navigator.clipboard) {
+  inviteCopy.hidden = false;
+  inviteCopy.addEventListener("click", async () => {
+    await navigator.clipboard.writeText($("invite-url").value);
+    inviteCopy.textContent = gettext("Copied");
+  });
+}
