@@ -10,10 +10,13 @@ from __future__ import annotations
 from datetime import timedelta
 from urllib.parse import urlencode
 
+from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, Q
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.presence import online_of
+from accounts.selectors import followed_ids
 from games import held, rows
 from games.frames import game_payload as game_payload
 from games.hooks import ratings_shown
@@ -183,6 +186,46 @@ def games_of(user, limit: int = 10) -> list[Game]:
         .order_by("-created_at")
         .distinct()[:limit]
     )
+
+
+def followed_now(user, *, games_each: int = 3) -> list[dict]:
+    """The players ``user`` follows who are online or playing now (online first), each as
+    ``{"user", "online", "games"}``: their running games to watch, newest first."""
+    ids = followed_ids(user=user)
+    if not ids:
+        return []
+    online = online_of(ids)
+    running = (
+        Game.objects.filter(status=Game.Status.ACTIVE, seats__user_id__in=ids, seats__forfeit="")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
+        )
+        .order_by("-started_at")
+        .distinct()
+    )
+    playing: dict[int, list[Game]] = {}
+    for game in running:
+        for seat in game.seats.all():
+            if seat.user_id in ids and not seat.forfeit:
+                playing.setdefault(seat.user_id, []).append(game)
+    users = get_user_model().objects.in_bulk([pk for pk in ids if pk in online or pk in playing])
+    entries = [
+        {
+            "user": users[pk],
+            "online": pk in online,
+            "games": [
+                {
+                    **game_brief(game),
+                    "players": [seat.user for seat in game.seats.all() if seat.user is not None],
+                }
+                for game in playing.get(pk, [])[:games_each]
+            ],
+        }
+        for pk in ids
+        if pk in users
+    ]
+    entries.sort(key=lambda entry: not entry["online"])
+    return entries
 
 
 def new_opponent_url(game_id: int) -> str:

@@ -19,7 +19,13 @@ from games.forms import BotGameForm, ChallengeForm, TableForm
 from games.models import Game
 from games.services import Refused
 
-REFUSAL_STATUS = {"not_found": 404, "bad_request": 400, "not_signed_in": 403, "not_seated": 403}
+REFUSAL_STATUS = {
+    "not_found": 404,
+    "bad_request": 400,
+    "not_signed_in": 403,
+    "not_seated": 403,
+    "blocked": 403,
+}
 
 
 def _lobby(request: HttpRequest, status: int = 200, **forms) -> HttpResponse:

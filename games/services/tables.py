@@ -160,7 +160,8 @@ def challenge_create(
     if blocks_between(blocker_ids=[opponent.pk], blocked_id=user.pk):
         raise Refused(
             "blocked",
-            _("%(name)s does not take challenges from you.") % {"name": opponent.username},
+            _("You cannot challenge %(name)s: they do not take challenges from you.")
+            % {"name": opponent.username},
         )
     if blocks_between(blocker_ids=[user.pk], blocked_id=opponent.pk):
         raise Refused(

@@ -1,0 +1,159 @@
+"""Following and blocking: a blocked player's challenges (pages, API), seats at the
+blocker's tables and chat do not reach the blocker; followed players who are online or
+playing show on the home page with their games to watch; a profile's buttons."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+
+from accounts import presence
+from accounts.models import Block, Follow
+from accounts.services import block_set, follow_set, vacation_start
+from api import services as api_services
+from chat import selectors as chat_selectors
+from chat.models import Message
+from chat.rooms import rooms_for
+from games import services
+from games.models import Game
+from games.services import Refused
+from tests.games.conftest import correspondence_game
+from tests.support.players import create_player
+from tests.support.tables import CORRESPONDENCE
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def people():
+    return [create_player(name, f"{name}@example.com") for name in ("ann", "bob", "cy")]
+
+
+def _signed_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_a_blocked_players_challenge_is_refused_by_the_service_the_page_and_the_api(people):
+    ann, bob, _cy = people
+    page = _signed_in(ann).post(f"/@/{bob.username}/block")
+    assert page.status_code == 302
+    assert Block.objects.filter(blocker=ann, blocked=bob).exists()
+
+    with pytest.raises(Refused) as refusal:
+        services.challenge_create(
+            user=bob, opponent_username="ANN", kind="topiary", rated=True, **CORRESPONDENCE
+        )
+    assert refusal.value.code == "blocked"
+    assert refusal.value.reason == "You cannot challenge ann: they do not take challenges from you."
+
+    _, secret = api_services.token_create(user=bob, name="bot", scopes=["play"])
+    answer = Client().post(
+        "/api/challenges",
+        {"kind": "topiary", "correspondence_days": 3, "opponent": "ann"},
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {secret}",
+    )
+    assert answer.status_code == 403
+    assert answer.json() == {
+        "code": "blocked",
+        "message": "You cannot challenge ann: they do not take challenges from you.",
+    }
+
+    lobby = _signed_in(bob).post(
+        "/play/challenge/",
+        {"kind": "topiary", "time_control": "3d", "rated": "on", "opponent": "ann"},
+    )
+    assert (
+        "You cannot challenge ann: they do not take challenges from you." in lobby.content.decode()
+    )
+    # The blocker cannot challenge the one she blocked either, and nothing was made.
+    with pytest.raises(Refused) as refusal:
+        services.challenge_create(
+            user=ann, opponent_username="bob", kind="topiary", rated=True, **CORRESPONDENCE
+        )
+    assert "unblock them first" in refusal.value.reason
+    assert not Game.objects.exists()
+
+    # Unblocked, the challenge goes through.
+    _signed_in(ann).post(f"/@/{bob.username}/block", {"on": "0"})
+    services.challenge_create(
+        user=bob, opponent_username="ann", kind="topiary", rated=True, **CORRESPONDENCE
+    )
+    assert Game.objects.filter(invited=ann).count() == 1
+
+
+def test_a_blocked_player_takes_no_seat_at_the_blockers_table_nor_by_her_invite_link(people):
+    ann, bob, cy = people
+    table = services.table_create(
+        user=ann, kind="topiary", players=3, rated=False, **CORRESPONDENCE
+    )
+    token = services.invite_token(table, ann)
+    assert token and services.invite_token(table, bob) is None
+    block_set(user=ann, username="bob")
+    with pytest.raises(Refused) as refusal:
+        services.table_join(game_id=table.pk, user=bob)
+    assert refusal.value.code == "blocked"
+    page = _signed_in(bob).post(f"/play/invite/{token}/")
+    assert page.status_code == 403
+    assert "does not take invitations from you" in page.content.decode()
+    # Someone else follows the link and sits down.
+    assert _signed_in(cy).post(f"/play/invite/{token}/").status_code == 302
+    assert [seat.user_id for seat in table.seats.order_by("index")] == [ann.pk, cy.pk, None]
+
+
+def test_a_blocked_players_chat_does_not_reach_the_blocker(
+    people, django_capture_on_commit_callbacks
+):
+    ann, bob, cy = people
+    game = correspondence_game([ann, bob, cy])
+    room = next(r for r in rooms_for("game", game.pk, ann) if r.name == "players")
+    for author in (bob, cy):
+        Message.objects.create(room=room.key, author=author, text=f"hello from {author}")
+    block_set(user=ann, username="bob")
+    shown = [m.author.username for m in chat_selectors.room_history(room, ann)]
+    assert shown == ["cy"]
+    # cy still reads bob; a block is not a mute list entry ann could lift from the chat.
+    assert [m.author.username for m in chat_selectors.room_history(room, cy)] == ["bob", "cy"]
+    assert chat_selectors.muted_names(ann) == []
+
+
+def test_followed_players_online_or_playing_show_on_the_home_page(people):
+    ann, bob, cy = people
+    dee = create_player("dee", "dee@example.com")
+    for name in ("bob", "cy", "dee"):
+        _signed_in(ann).post(f"/@/{name}/follow")
+    assert Follow.objects.filter(follower=ann).count() == 3
+    game = correspondence_game([bob, create_player("eve")])
+    # Ids come again in a new test database: no note of an earlier run's player counts.
+    cache.delete_many([f"online:{user.pk}" for user in (bob, cy, dee)])
+    presence.online_note(cy.pk)
+
+    home = _signed_in(ann).get("/").content.decode()
+    assert "Players you follow" in home
+    assert f'href="/game/{game.pk}/"' in home  # bob is playing: his game to watch
+    assert ">cy</a>" in home and "online" in home  # cy has a page open
+    assert ">dee</a>" not in home  # dee is neither
+
+    # Blocking ends following both ways, and a blocked player cannot follow again.
+    block_set(user=bob, username="ann")
+    assert not Follow.objects.filter(follower=ann, followed=bob).exists()
+    with pytest.raises(Exception, match="cannot follow bob"):
+        follow_set(user=ann, username="bob")
+    home = _signed_in(ann).get("/").content.decode()
+    assert f'href="/game/{game.pk}/"' not in home
+
+
+def test_a_profile_offers_challenge_follow_and_block_and_says_when_away(people):
+    ann, bob, _cy = people
+    vacation_start(user=bob, days=5)
+    page = _signed_in(ann).get(f"/@/{bob.username}/").content.decode()
+    assert f"/play/?opponent={bob.username}#challenge-title" in page
+    assert ">Follow</button>" in page and ">Block</button>" in page
+    assert "On vacation until" in page
+    lobby = _signed_in(ann).get(f"/play/?opponent={bob.username}").content.decode()
+    assert f'name="opponent" value="{bob.username}"' in lobby
+    own = _signed_in(bob).get(f"/@/{bob.username}/").content.decode()
+    assert ">Block</button>" not in own
