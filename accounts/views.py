@@ -19,7 +19,7 @@ from django.urls import reverse, reverse_lazy
 from django.utils import formats, translation
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 from django.views.decorators.http import require_http_methods
 
 from accounts import selectors, services, throttle
@@ -473,8 +473,15 @@ def vacation(request):
             prefs = services.vacation_start(user=request.user, days=request.POST.get("days", ""))
             messages.success(
                 request,
-                _("Enjoy your time away. Your correspondence clocks stand still until %(until)s.")
-                % {"until": formats.date_format(prefs.vacation_until, "DATETIME_FORMAT")},
+                _(
+                    "Enjoy your time away. Your days-per-move clocks stand still until "
+                    "%(until)s UTC."
+                )
+                % {
+                    "until": formats.date_format(
+                        prefs.vacation_until, pgettext("date and time format", "j F Y, H:i")
+                    )
+                },
             )
     except ValidationError as error:
         messages.error(request, _first_message(error))
