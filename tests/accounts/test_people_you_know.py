@@ -15,7 +15,7 @@ from api import services as api_services
 from chat import selectors as chat_selectors
 from chat.models import Message
 from chat.rooms import rooms_for
-from games import services
+from games import seeks, services
 from games.models import Game
 from games.services import Refused
 from tests.games.conftest import correspondence_game
@@ -157,3 +157,13 @@ def test_a_profile_offers_challenge_follow_and_block_and_says_when_away(people):
     assert f'name="opponent" value="{bob.username}"' in lobby
     own = _signed_in(bob).get(f"/@/{bob.username}/").content.decode()
     assert ">Block</button>" not in own
+
+
+def test_quick_pairing_never_seats_a_blocked_player_with_the_blocker(people):
+    ann, bob, cy = people
+    block_set(user=ann, username="bob")
+    quick = {"kind": "topiary", "players": 2, "time_control": "3+2", "rated": True}
+    assert seeks.seek_place(user=ann, **quick) is None
+    assert seeks.seek_place(user=bob, **quick) is None
+    game = Game.objects.get(pk=seeks.seek_place(user=cy, **quick))
+    assert {seat.user_id for seat in game.seats.all()} == {ann.pk, cy.pk}
