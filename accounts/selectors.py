@@ -114,6 +114,13 @@ def export_archive(*, user) -> bytes:
         "email": user.email,
         "date_joined": user.date_joined.isoformat(),
         "preferences": prefs.as_dict(),
+        "vacation_until": prefs.vacation_until.isoformat() if prefs.vacation_until else None,
+        "follows": list(
+            Follow.objects.filter(follower=user).values_list("followed__username", flat=True)
+        ),
+        "blocks": list(
+            Block.objects.filter(blocker=user).values_list("blocked__username", flat=True)
+        ),
     }
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:

@@ -455,9 +455,9 @@ def account_close(*, user, password: str, code: str = "", address: str = "") -> 
     """Close the account for good, or raise ValidationError and change nothing.
 
     The name stays (history reads right, nobody can take it); the address, password,
-    preferences, authenticators and sessions go. Open tables and challenges are cancelled,
-    running games resigned, upcoming and running tournaments left, and the account
-    drops off the leaderboards (inactive).
+    preferences, follows and blocks, authenticators and sessions go. Open tables and
+    challenges are cancelled, running games resigned, upcoming and running tournaments
+    left, and the account drops off the leaderboards (inactive).
     """
     password_confirm(user=user, password=password, address=address)
     if two_factor_device(user) is not None:
@@ -481,6 +481,9 @@ def account_close(*, user, password: str, code: str = "", address: str = "") -> 
         TOTPDevice.objects.filter(user=user).delete()
         StaticDevice.objects.filter(user=user).delete()
         EmailChange.objects.filter(user=user).delete()
+        # Whom they followed and blocked, and who followed them: gone with the account.
+        Follow.objects.filter(models.Q(follower=user) | models.Q(followed=user)).delete()
+        Block.objects.filter(blocker=user).delete()
         _sessions_end(user)
     return user
 

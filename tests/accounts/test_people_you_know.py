@@ -18,7 +18,7 @@ from chat.rooms import rooms_for
 from games import seeks, services
 from games.models import Game
 from games.services import Refused
-from tests.games.conftest import correspondence_game
+from tests.games.conftest import correspondence_game, live_game
 from tests.support.players import create_player
 from tests.support.tables import CORRESPONDENCE
 
@@ -167,3 +167,18 @@ def test_quick_pairing_never_seats_a_blocked_player_with_the_blocker(people):
     assert seeks.seek_place(user=bob, **quick) is None
     game = Game.objects.get(pk=seeks.seek_place(user=cy, **quick))
     assert {seat.user_id for seat in game.seats.all()} == {ann.pk, cy.pk}
+
+
+def test_a_blocked_player_cannot_ask_the_blocker_for_a_rematch(people):
+    ann, bob, _cy = people
+    game = live_game([ann, bob])
+    services.game_resign(game_id=game.pk, user=bob)
+    block_set(user=ann, username="bob")
+    with pytest.raises(Refused) as refusal:
+        services.rematch_offer(game_id=game.pk, user=bob)
+    assert refusal.value.code == "blocked"
+    game.refresh_from_db()
+    assert game.rematch_offer == []
+    services.rematch_offer(game_id=game.pk, user=ann)
+    game.refresh_from_db()
+    assert game.rematch_offer == [0]
