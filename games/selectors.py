@@ -158,6 +158,8 @@ def correspondence_of(user, limit: int = 20) -> list[dict]:
                 "to_move": mover.user,
                 "your_turn": mover.user_id == user.pk,
                 "deadline": game.deadline,
+                # The player to move is on vacation: their clock stands still.
+                "paused": game.paused_ms is not None,
             }
         )
     far = timezone.now() + timedelta(days=365)
