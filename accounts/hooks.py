@@ -21,6 +21,10 @@ account_closing = Signal()
 #: starts the player's correspondence clocks.
 vacation_changed = Signal()
 
+#: Sent by ``accounts.services.block_set`` (``blocker=``, ``blocked=``) once a new block is
+#: committed: the games app declines the blocked player's challenges waiting for the blocker.
+player_blocked = Signal()
+
 #: name -> function(user) giving ``[(path in the archive, JSON-ready data), ...]``.
 EXPORT_PARTS: dict[str, Callable[[object], list[tuple[str, object]]]] = {}
 

@@ -16,7 +16,7 @@ from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from accounts import throttle
-from accounts.hooks import account_closing, vacation_changed
+from accounts.hooks import account_closing, player_blocked, vacation_changed
 from accounts.models import Block, EmailChange, Follow, Preferences, User
 from accounts.validators import username_skeleton, validate_username
 
@@ -274,6 +274,7 @@ def block_set(*, user, username: str, on: bool = True) -> User:
         Follow.objects.filter(
             models.Q(follower=user, followed=other) | models.Q(follower=other, followed=user)
         ).delete()
+        transaction.on_commit(lambda: player_blocked.send(sender=User, blocker=user, blocked=other))
     return other
 
 

@@ -35,6 +35,14 @@ def vacation_changed(sender, user, **kwargs) -> None:
     services.vacation_sync_player(user_id=user.pk)
 
 
+def player_blocked(sender, blocker, blocked, **kwargs) -> None:
+    """Decline the blocked player's challenges still waiting for the one who blocked them."""
+    waiting = Game.objects.filter(created_by=blocked, invited=blocker, status=Game.Status.OPEN)
+    for game_id in list(waiting.values_list("pk", flat=True)):
+        with contextlib.suppress(services.Refused):
+            services.table_leave(game_id=game_id, user=blocker)
+
+
 @export_part("games")
 def finished_game_records(user) -> list[tuple[str, object]]:
     """Each finished game's record; a running game's would hold what the player may not see."""

@@ -36,9 +36,17 @@ def _signed_in(user) -> Client:
     return client
 
 
-def test_a_blocked_players_challenge_is_refused_by_the_service_the_page_and_the_api(people):
+def test_a_blocked_players_challenge_is_refused_by_the_service_the_page_and_the_api(
+    people, django_capture_on_commit_callbacks
+):
     ann, bob, _cy = people
-    page = _signed_in(ann).post(f"/@/{bob.username}/block")
+    waiting = services.challenge_create(
+        user=bob, opponent_username="ann", kind="topiary", rated=True, **CORRESPONDENCE
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        page = _signed_in(ann).post(f"/@/{bob.username}/block")
+    # The challenge bob sent before is declined with the block.
+    assert not Game.objects.filter(pk=waiting.pk).exists()
     assert page.status_code == 302
     assert Block.objects.filter(blocker=ann, blocked=bob).exists()
 
