@@ -55,7 +55,10 @@ def invite_token(game: Game, user) -> str | None:
 def invite_expired() -> Refused:
     return Refused(
         "invite_expired",
-        _("This invite link no longer works: its table has started or was closed."),
+        _(
+            "This invite link no longer works: the table is full and its game has started, "
+            "or it was closed."
+        ),
     )
 
 

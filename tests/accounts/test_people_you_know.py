@@ -112,6 +112,26 @@ def test_a_blocked_player_takes_no_seat_at_the_blockers_table_nor_by_her_invite_
     assert [seat.user_id for seat in table.seats.order_by("index")] == [ann.pk, cy.pk, None]
 
 
+def test_an_unlisted_table_seats_by_its_link_only_and_its_link_dies_with_it(people):
+    ann, bob, cy = people
+    table = services.table_create(
+        user=ann, kind="topiary", players=3, rated=False, unlisted=True, **CORRESPONDENCE
+    )
+    token = services.invite_token(table, ann)
+    with pytest.raises(Refused) as refusal:
+        services.table_join(game_id=table.pk, user=bob)
+    assert refusal.value.code == "not_invited"
+    invited = _signed_in(bob).get(f"/play/invite/{token}/")
+    assert "invites you to a table of Topiary" in invited.content.decode()
+    assert table.seats.filter(user=bob).count() == 0  # a GET seats nobody
+    services.invite_join(token=token, user=bob)
+    services.table_leave(game_id=table.pk, user=bob)
+    services.table_leave(game_id=table.pk, user=ann)  # the table is closed
+    gone = _signed_in(cy).post(f"/play/invite/{token}/")
+    assert gone.status_code == 410 and "no longer works" in gone.content.decode()
+    assert _signed_in(cy).get("/play/invite/not-a-token/").status_code == 410
+
+
 def test_a_blocked_players_chat_does_not_reach_the_blocker(
     people, django_capture_on_commit_callbacks
 ):
