@@ -148,6 +148,10 @@ class RatingOut(Schema):
 
 class ProfileOut(UserOut):
     ratings: dict[str, RatingOut] = Field(description=f"by kind: {', '.join([*_KINDS, PUZZLE])}")
+    vacation_until: str | None = Field(
+        description="ISO 8601: while the player is on vacation (their days-per-move clocks "
+        "stand still), when it ends; else null"
+    )
 
 
 class RatingChangeOut(Schema):

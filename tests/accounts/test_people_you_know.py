@@ -181,6 +181,9 @@ def test_a_profile_offers_challenge_follow_and_block_and_says_when_away(people):
     assert f"/play/?opponent={bob.username}#challenge-title" in page
     assert ">Follow</button>" in page and ">Block</button>" in page
     assert "On vacation until" in page
+    # The API's profile says it too.
+    assert Client().get(f"/api/users/{bob.username}").json()["vacation_until"] is not None
+    assert Client().get(f"/api/users/{ann.username}").json()["vacation_until"] is None
     lobby = _signed_in(ann).get(f"/play/?opponent={bob.username}").content.decode()
     assert f'name="opponent" value="{bob.username}"' in lobby
     own = _signed_in(bob).get(f"/@/{bob.username}/").content.decode()
