@@ -40,6 +40,7 @@ BOT_OVERDUE = timedelta(seconds=5)
 BOT_REQUEUE_EVERY = 15
 #: A finished game still unscored after this is scored again by the sweep.
 SCORE_OVERDUE = timedelta(seconds=20)
+#: A day of a days-per-move clock, in the milliseconds of `Game.paused_ms`.
 DAY_MS = 24 * 3600 * 1000
 #: What a move that does not end the game changes in its row (``_move_apply``, ``_turn_begin``):
 #: saving only these spares every move compiling and sending the rest of the row.
