@@ -31,6 +31,8 @@ MAX_PLAYERS = 500
 ROUND_ROBIN_MAX_PLAYERS = 10
 #: How long an arena may run, in minutes.
 ARENA_MINUTES = (1, 12 * 60)
+#: The shortest and longest hold of an arena pair who just met (seconds).
+ARENA_HOLD = (10, 60)
 #: 2-player games score 1 / 0 (a draw or shared win splits it).
 TWO_PLAYER_POINTS = (1, 0)
 #: A win without a game: a 2-player bye, or a forfeit by an opponent who withdrew.
@@ -203,10 +205,20 @@ class TournamentFormat:
         return rules.swiss_pair(competitors)
 
     def pair_waiting(
-        self, waiting: Sequence[rules.ArenaWaiting], ranked: Sequence[int]
+        self,
+        waiting: Sequence[rules.ArenaWaiting],
+        ranked: Sequence[int],
+        *,
+        others_busy: int = 0,
+        hold: float = 0.0,
     ) -> list[tuple[int, int]]:
-        """Games for the players not at a board (formats without rounds)."""
+        """Games for the players not at a board (formats without rounds); ``others_busy``
+        players are at a board, and a pair may be held back ``hold`` seconds for them."""
         raise NotImplementedError(f"{self.label} events are played in rounds")
+
+    def hold_seconds(self, tournament) -> float:
+        """How long a waiting pair may be held back rather than repeat a game (no rounds)."""
+        return 0.0
 
     def bye_points(self, tournament) -> float:
         """What sitting out a round is worth."""
@@ -340,8 +352,13 @@ class Arena(TournamentFormat):
     def pair_round(self, competitors, table_size):
         raise NotImplementedError("an arena has no rounds")
 
-    def pair_waiting(self, waiting, ranked):
-        return rules.arena_pair(waiting, ranked)
+    def pair_waiting(self, waiting, ranked, *, others_busy=0, hold=0.0):
+        return rules.arena_pair(waiting, ranked, others_busy=others_busy, hold=hold)
+
+    def hold_seconds(self, tournament) -> float:
+        """How long a pair who just met may be held back for someone else: the clock's
+        initial time, between 10 s and a minute."""
+        return float(min(max(tournament.clock_initial, ARENA_HOLD[0]), ARENA_HOLD[1]))
 
     def score_game(self, tournament, places, history):
         """2 a win, 1 a draw, doubled on a streak; a seat with no place has lost."""

@@ -110,15 +110,30 @@ def competitors_for(tournament: Tournament, entries: Iterable[Entry]) -> list[ru
     ]
 
 
-def arena_waiting(tournament: Tournament, entries: Iterable[Entry]) -> list[rules.ArenaWaiting]:
-    """Arena pairing records of the given (idle) entries: score, last opponent, first moves."""
+def arena_waiting(
+    tournament: Tournament, entries: Iterable[Entry], now
+) -> list[rules.ArenaWaiting]:
+    """Arena pairing records of the given (idle) entries: score, whom they met and how
+    often, first moves, and how long they have waited (since their last game was scored,
+    or since the event began)."""
     competitors = {c.id: c for c in competitors_for(tournament, entries)}
     last: dict[int, int] = {}
+    met: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    games: dict[int, int] = defaultdict(int)
+    free_since: dict[int, object] = {}
     for seats in _by_pairing(_seats(tournament)).values():
         for seat in seats:
             others = [s.entry_id for s in seats if s is not seat]
             if others:
                 last[seat.entry_id] = others[0]
+                games[seat.entry_id] += 1
+                for other in others:
+                    met[seat.entry_id][other] += 1
+            if seat.pairing.scored_at is not None:
+                free_since[seat.entry_id] = max(
+                    seat.pairing.scored_at, free_since.get(seat.entry_id, seat.pairing.scored_at)
+                )
+    began = tournament.started_at or now
     return [
         rules.ArenaWaiting(
             id=c.id,
@@ -127,6 +142,9 @@ def arena_waiting(tournament: Tournament, entries: Iterable[Entry]) -> list[rule
             last_opponent=last.get(c.id),
             firsts=c.firsts,
             seconds=c.seconds,
+            games=games[c.id],
+            met=dict(met[c.id]),
+            waited=max(0.0, (now - free_since.get(c.id, began)).total_seconds()),
         )
         for c in competitors.values()
     ]

@@ -464,15 +464,24 @@ def _earlier_outcomes(player: PairingPlayer) -> list[str]:
 
 
 def _pair_waiting(tournament: Tournament) -> int:
-    """Pair every player who is not at a board (no rounds); returns how many games began."""
+    """Pair the players who are not at a board (no rounds); returns how many games began.
+
+    Players still at a board count as ``others_busy``: the format may hold a pair back
+    for them rather than repeat a game (docs/TOURNAMENTS.md, "Arena")."""
     busy = set(
         PairingPlayer.objects.filter(
             pairing__tournament=tournament, pairing__scored_at__isnull=True
         ).values_list("entry_id", flat=True)
     )
     entries = {e.pk: e for e in _active_entries(tournament)}
-    waiting = arena_waiting(tournament, [e for pk, e in entries.items() if pk not in busy])
-    pairs = tournament.format_rules.pair_waiting(waiting, standings_order(tournament))
+    idle = [e for pk, e in entries.items() if pk not in busy]
+    format_rules = tournament.format_rules
+    pairs = format_rules.pair_waiting(
+        arena_waiting(tournament, idle, timezone.now()),
+        standings_order(tournament),
+        others_busy=len(busy & entries.keys()),
+        hold=format_rules.hold_seconds(tournament),
+    )
     board = tournament.pairings.count()
     for board_offset, pair in enumerate(pairs, start=1):
         seated = [entries[pk] for pk in pair]
