@@ -18,7 +18,7 @@ from itertools import pairwise
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from tournaments import pairing as rules
 from tournaments import standings as tables
@@ -116,6 +116,17 @@ class TournamentFormat:
     #: The standings' tie-break columns, in the order they apply (names of people and
     #: systems stay as they are; descriptions are translated).
     tiebreak_names: tuple[str, ...] = ("Buchholz", "Sonneborn-Berger")
+    #: Each tie-break's short column heading (so the standings fit a phone) and what it is.
+    tiebreak_shorts: tuple[str, ...] = (
+        pgettext_lazy("Buchholz, as a column heading", "BH"),
+        pgettext_lazy("Sonneborn-Berger, as a column heading", "SB"),
+    )
+    tiebreak_help: tuple[str, ...] = (
+        gettext_lazy("the sum of the opponents' points."),
+        gettext_lazy(
+            "the points of the opponents beaten, plus half the points of the opponents drawn."
+        ),
+    )
     #: Why a number of rounds is refused, for formats that do not take one.
     rounds_refused: str = ""
 
@@ -267,6 +278,10 @@ class SwissTables(TournamentFormat):
     sets_place_points = True
     table_sizes = (3, 4)
     tiebreak_names = (gettext_lazy("Table-mates' points"),)
+    tiebreak_shorts = (pgettext_lazy("table-mates' points, as a column heading", "TM"),)
+    tiebreak_help = (
+        gettext_lazy("the sum of the points of everyone met at a table, once per table shared."),
+    )
 
     def min_players(self, table_size: int) -> int:
         return table_size
@@ -340,6 +355,12 @@ class Arena(TournamentFormat):
     has_rounds = False
     timed = True
     tiebreak_names = (gettext_lazy("Performance"),)
+    tiebreak_shorts = (pgettext_lazy("performance rating, as a column heading", "Perf"),)
+    tiebreak_help = (
+        gettext_lazy(
+            "the opponents' mean rating at the start, plus 400 × (wins − losses) ÷ games."
+        ),
+    )
     rounds_refused = gettext_lazy("An arena runs for a duration, not a number of rounds.")
 
     def length(self, tournament) -> str:
