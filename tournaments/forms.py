@@ -203,6 +203,10 @@ class TournamentEditForm(TournamentForm):
             del self.fields["rounds"]
         if not tournament.format_rules.timed:
             del self.fields["duration_minutes"]
+        for field in ("rounds", "duration_minutes"):
+            # The create form's "… only" notes: this event's format takes the field.
+            if field in self.fields:
+                self.fields[field].help_text = ""
         if not self.is_bound:
             for name, field in self.fields.items():
                 field.initial = getattr(tournament, name, field.initial)
