@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
 from engine.games import all_games, game_definition, game_names
+from kit.text import clock_notation
 
 #: How long a player in a live game may be gone before an opponent may claim the win.
 GONE_CLAIM_AFTER = timedelta(seconds=60)
@@ -324,9 +325,10 @@ class Game(RowWrites, models.Model):
 
     @property
     def time_control(self) -> str:
-        """The time control as people say it: ``5+3`` or ``1 day``."""
+        """The time control as people say it: ``5+3``, ``½+1`` (``kit.text.clock_notation``)
+        or ``1 day``."""
         if self.is_live:
-            return f"{self.clock_initial / 60:g}+{self.clock_increment or 0}"
+            return clock_notation(self.clock_initial, self.clock_increment)
         if self.correspondence_days:
             days = self.correspondence_days
             return f"{days} day{'s' if days != 1 else ''}"
