@@ -20,7 +20,7 @@ from accounts.selectors import followed_ids
 from games import held, rows
 from games.frames import game_payload as game_payload
 from games.hooks import ratings_shown
-from games.models import Game, Seat
+from games.models import Game, Seat, TimeControl
 
 
 def game_with_seats(game_id: int) -> tuple[Game, list[Seat]]:
@@ -242,12 +242,10 @@ def new_opponent_url(game_id: int) -> str:
         if game.is_live
         else f"{game.correspondence_days}d"
     )
-    query = {
-        "kind": game.kind,
-        "players": len(seats),
-        "time_control": time_control,
-        "rated": "1" if game.rated else "0",
-    }
+    query = {"kind": game.kind, "players": len(seats), "rated": "1" if game.rated else "0"}
+    # A tournament's clock (1/2+1, say) is not one the lobby offers: the lobby's own default then.
+    if time_control in TimeControl.values:
+        query["time_control"] = time_control
     for option in game.definition.rule_options:
         ticked = game.options.get(option.name) == option.value(True)
         query[option.field_name] = "1" if ticked else "0"
