@@ -7,6 +7,7 @@ from django.utils.translation import ngettext
 
 from engine.games import game_definition
 from games.models import GameKindField
+from kit.text import clock_notation
 from tournaments.formats import FORMATS, TournamentFormat, format_for
 
 
@@ -58,6 +59,8 @@ class Tournament(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     #: Why a tournament was cancelled (too few players at the start).
     note = models.CharField(max_length=200, blank=True)
+    #: Called off by its creator before the start (rather than for want of players).
+    cancelled_by_creator = models.BooleanField(default=False)
     #: Bumped on every change a watcher should see; live pages resync when it moves.
     version = models.PositiveIntegerField(default=0)
     #: The schedule entry that created this event (``tournaments.scheduling``), if any.
@@ -109,10 +112,13 @@ class Tournament(models.Model):
     @property
     def note_text(self) -> str:
         """Why the tournament was cancelled, in the reader's language. ``note`` keeps the
-        text in the language of the process that cancelled it; too few players at the start
-        is the one reason there is, and no entry comes or goes after the cancellation."""
+        text in the language of the process that cancelled it; the reasons are the
+        creator's call and too few players at the start, and no entry comes or goes after
+        the cancellation."""
         if self.status != self.Status.CANCELLED:
             return self.note
+        if self.cancelled_by_creator:
+            return str(_("Cancelled by its creator."))
         return not_enough_players(self.entries.count())
 
     @property
@@ -124,10 +130,8 @@ class Tournament(models.Model):
 
     @property
     def time_control(self) -> str:
-        """The clock as players write it: minutes + increment seconds."""
-        minutes = self.clock_initial / 60
-        shown = f"{minutes:g}" if minutes >= 1 else f"{self.clock_initial}s"
-        return f"{shown}+{self.clock_increment}"
+        """The clock as every page writes it: ``½+1``, ``3+2`` (``kit.text.clock_notation``)."""
+        return clock_notation(self.clock_initial, self.clock_increment)
 
 
 def not_enough_players(entered: int) -> str:

@@ -1,9 +1,10 @@
 // The create-a-tournament form: show only the chosen format's own fields and hold
 // "Players per game" and "Most players" to what that format allows. The server
 // checks everything again; this only keeps people from filling in what does not apply.
-// It also lets people give the start in their own zone: the server writes it in UTC
-// (the label says so), this shows it in the browser's zone, names the zone in the
-// label, and sends the zone's offset at that date (summer time included) beside it.
+// On it and on the edit form, it also lets people give the start in their own zone:
+// the server writes it in UTC (the label says so), this shows it in the browser's zone,
+// names the zone in the label, and sends the zone's offset at that date (summer time
+// included) beside it.
 /* global gettext, interpolate */
 import { zoneName } from "./local_time.js";
 
@@ -32,7 +33,8 @@ function startInLocalTime(form) {
 }
 
 const form = document.querySelector("form[data-tournament-form]");
-if (form) {
+// The edit form has no format to choose (the event's own is fixed).
+if (form?.elements.format) {
   const format = form.elements.format;
   const pairs = (text) => Object.fromEntries(
     (text || "").split(" ").filter(Boolean).map((pair) => pair.split(":")),
@@ -58,5 +60,5 @@ if (form) {
   };
   format.addEventListener("change", update);
   update();
-  startInLocalTime(form);
 }
+if (form) startInLocalTime(form);

@@ -41,7 +41,7 @@ def add_default_schedule(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0003_kind_from_registry'),
+        ('tournaments', '0004_tournament_cancelled_by_creator'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
