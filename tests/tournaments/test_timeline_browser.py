@@ -75,5 +75,12 @@ def test_the_timeline_and_the_form_use_the_viewers_zone(browser, asgi_server):
             re.compile(r" 21:30$")
         )
         assert later.pk != created.pk
+
+        # Editing shows the stored start in Tokyo time again.
+        page.goto(f"{asgi_server}/tournaments/{created.pk}/edit/")
+        edit_start = page.get_by_label("Starts at (your time, Asia/Tokyo, GMT+9):")
+        expect(edit_start).to_have_value(
+            tokyo_tomorrow.replace(hour=21, minute=30).strftime("%Y-%m-%dT%H:%M")
+        )
     finally:
         context.close()
