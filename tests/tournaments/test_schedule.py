@@ -289,3 +289,12 @@ def test_people_only_events_pass_bots_over_for_points_and_trophies():
         (t.user.username, t.place) for t in seasons.season_trophies("wizards_garden", season)
     }
     assert awarded == {(alice.username, 1), (bob.username, 2), (bot_a.username, 3)}
+
+    client = Client()
+    page = client.get("/tournaments/seasons/wizards_garden/?month=2026-10").content.decode()
+    assert "season, October 2026" in page
+    assert page.index(alice.username) < page.index(bob.username) < page.index(bot_a.username)
+    assert "Season trophies" in page
+    # A month that is no month shows this one; a game that is none is not found.
+    assert client.get("/tournaments/seasons/wizards_garden/?month=2026-13").status_code == 200
+    assert client.get("/tournaments/seasons/chess/").status_code == 404
