@@ -134,6 +134,11 @@ class Preferences(models.Model):
     vacation_year = models.PositiveSmallIntegerField(default=0)
     vacation_days_used = models.PositiveSmallIntegerField(default=0)
 
+    #: Days away a player may take in a calendar year (UTC), and at most at once
+    #: (docs/subsystems/accounts.md, "Vacation").
+    VACATION_DAYS_A_YEAR = 30
+    VACATION_DAYS_AT_ONCE = 14
+
     FIELDS = ("sound", "confirm_moves", "theme", "language", "coordinates", "animation")
 
     def __str__(self) -> str:
@@ -151,6 +156,16 @@ class Preferences(models.Model):
 
     def as_dict(self) -> dict:
         return {name: getattr(self, name) for name in self.FIELDS}
+
+    def away_until(self, now):
+        """The end of the player's vacation while they are away at ``now``, else None."""
+        until = self.vacation_until
+        return until if until is not None and until > now else None
+
+    def vacation_days_left(self, now) -> int:
+        """Whole days of this year's allowance not yet taken (days booked count as taken)."""
+        used = self.vacation_days_used if self.vacation_year == now.year else 0
+        return max(0, self.VACATION_DAYS_A_YEAR - used)
 
 
 class EmailChange(models.Model):

@@ -158,6 +158,7 @@ def pages_to_visit(data: dict) -> list[tuple[str, str | None, str]]:
         ("leaderboard-topiary", "ann", "/leaderboards/topiary/"),
         ("tournaments", "ann", "/tournaments/"),
         ("tournament", "ann", f"/tournaments/{data['tournament']}/"),
+        ("season-topiary", None, "/tournaments/seasons/topiary/"),
         ("password", "ann", "/accounts/password/"),
         ("alerts", "ann", "/account/alerts/"),
         ("rules-topiary", None, "/rules/topiary/"),
