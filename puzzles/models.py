@@ -2,6 +2,9 @@ import datetime
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.models import GameKindField
 
 
 class DailyPuzzle(models.Model):
@@ -100,3 +103,58 @@ class PuzzleStreak(models.Model):
         if self.last_solved is None or self.last_solved < today - datetime.timedelta(days=1):
             return 0
         return self.current
+
+
+class TrainingPuzzle(models.Model):
+    """A proven puzzle of the training stream, mined from a finished game or from self-play.
+
+    ``line`` is the answer: it never leaves the server before the viewer has
+    solved the puzzle or given up on it. ``fingerprint`` (sha256 of the kind, the
+    canonical position, the seat and K) keeps one row per puzzle however often it is mined.
+    """
+
+    class Origin(models.TextChoices):
+        GAME = "game", _("From a game on the site")
+        SELF_PLAY = "selfplay", _("From bot self-play")
+
+    kind = GameKindField()
+    position = models.JSONField()
+    seat = models.PositiveSmallIntegerField()
+    k = models.PositiveSmallIntegerField()
+    optimum = models.IntegerField()
+    greedy = models.IntegerField()
+    played = models.IntegerField(null=True, blank=True)
+    line = models.JSONField()
+    optimal_first_moves = models.JSONField()
+    legal_first_moves = models.PositiveIntegerField()
+    nodes = models.PositiveIntegerField()
+    themes = models.JSONField(default=list)
+    difficulty = models.JSONField(default=dict)
+    rating = models.FloatField()
+    rated_attempts = models.PositiveIntegerField(default=0)
+    origin = models.CharField(max_length=8, choices=Origin.choices)
+    source_game = models.ForeignKey(
+        "games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    source_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    source_ply = models.PositiveIntegerField(null=True, blank=True)
+    seed = models.CharField(max_length=64, blank=True)
+    fingerprint = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["kind", "rating"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} puzzle {self.fingerprint[:12]} (K={self.k})"
+
+    @property
+    def verify_command(self) -> str:
+        """The command anyone can run to re-prove this puzzle's optimum."""
+        return f"python -m engine {self.kind} solve <position.json>"
