@@ -2,6 +2,7 @@ import datetime
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models import GameKindField
@@ -158,3 +159,81 @@ class TrainingPuzzle(models.Model):
     def verify_command(self) -> str:
         """The command anyone can run to re-prove this puzzle's optimum."""
         return f"python -m engine {self.kind} solve <position.json>"
+
+
+class TrainingRun(models.Model):
+    """One Puzzle Streak or Puzzle Storm run: its puzzles, score and (storm) deadline.
+
+    The deadline is the server's: an answer that arrives after it does not count, however
+    the client's clock reads.
+    """
+
+    class Mode(models.TextChoices):
+        STREAK = "streak", _("Puzzle Streak")
+        STORM = "storm", _("Puzzle Storm")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="training_runs"
+    )
+    mode = models.CharField(max_length=6, choices=Mode.choices)
+    # Puzzles solved in the run: the streak's length, the storm's score.
+    score = models.PositiveIntegerField(default=0)
+    mistakes = models.PositiveIntegerField(default=0)
+    current = models.ForeignKey(
+        TrainingPuzzle, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    started_at = models.DateTimeField(default=timezone.now)
+    # Storm only: when the run's time is up (each mistake brings it closer).
+    deadline = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["mode", "-score"], name="training_run_best"),
+            models.Index(fields=["mode", "started_at"], name="training_run_day"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_mode_display()} of {self.user}: {self.score}"
+
+
+class TrainingAttempt(models.Model):
+    """One answer (or give-up) at a training puzzle; a user's first one per puzzle is rated."""
+
+    puzzle = models.ForeignKey(TrainingPuzzle, on_delete=models.CASCADE, related_name="attempts")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="training_attempts"
+    )
+    run = models.ForeignKey(
+        TrainingRun, null=True, blank=True, on_delete=models.SET_NULL, related_name="attempts"
+    )
+    moves = models.JSONField(default=list, blank=True)
+    # None for a give-up: nothing was played.
+    score = models.IntegerField(null=True, blank=True)
+    solved = models.BooleanField(default=False)
+    gave_up = models.BooleanField(default=False)
+    rated = models.BooleanField(default=False)
+    user_rating_before = models.FloatField(null=True, blank=True)
+    user_rating_after = models.FloatField(null=True, blank=True)
+    puzzle_rating_before = models.FloatField(null=True, blank=True)
+    puzzle_rating_after = models.FloatField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "puzzle"],
+                condition=models.Q(rated=True),
+                name="one_rated_training_attempt",
+            ),
+            models.CheckConstraint(
+                condition=~(models.Q(solved=True) & models.Q(gave_up=True)),
+                name="training_give_up_is_not_a_solve",
+            ),
+        ]
+        # (user, puzzle) answers "has this user seen it" for the next-puzzle anti-join.
+        indexes = [models.Index(fields=["user", "puzzle"], name="training_attempt_seen")]
+
+    def __str__(self) -> str:
+        return f"{self.user} on {self.puzzle}"
