@@ -227,6 +227,9 @@ PASSWORD_RESET_LIMIT = int(env("PASSWORD_RESET_LIMIT", "3"))
 PASSWORD_RESET_WINDOW = int(env("PASSWORD_RESET_WINDOW", "3600"))
 # A link confirming a new e-mail address lasts this many seconds.
 EMAIL_CHANGE_TIMEOUT = int(env("EMAIL_CHANGE_TIMEOUT", str(60 * 60 * 24)))
+# Puzzle Storm: seconds on the server's clock per run, and what a mistake costs.
+PUZZLE_STORM_SECONDS = int(env("PUZZLE_STORM_SECONDS", "180"))
+PUZZLE_STORM_PENALTY_SECONDS = int(env("PUZZLE_STORM_PENALTY_SECONDS", "10"))
 # Two-factor codes: django-otp makes each wrong code double the wait (10 s, 20 s, ...).
 OTP_TOTP_ISSUER = "Topiary Online"
 
