@@ -9,6 +9,7 @@ index walk, never a scan of the pool (docs/BENCHMARKS.md, "Next training puzzle"
 from __future__ import annotations
 
 import datetime
+import re
 import secrets
 from dataclasses import dataclass
 
@@ -61,6 +62,41 @@ def training_puzzle_next(
     near.sort(key=lambda puzzle: abs(puzzle.rating - target))
     chosen = secrets.choice(near[:NEAREST])
     return TrainingPuzzle.objects.get(pk=chosen.pk)
+
+
+@dataclass(frozen=True)
+class StreamChoice:
+    """What the player asked the stream for, checked."""
+
+    difficulty: str = "normal"
+    theme: str | None = None
+    kinds: tuple[str, ...] = ()
+
+
+def stream_choice(*, difficulty, theme, kind, kinds) -> StreamChoice:
+    """Check the stream's options (``kinds``: the games the site can judge); ValueError says
+    what is wrong, as a sentence."""
+    difficulty = difficulty or "normal"
+    if difficulty not in DIFFICULTY_OFFSETS:
+        raise ValueError(
+            _("Difficulty: expected one of %(names)s.") % {"names": ", ".join(DIFFICULTY_OFFSETS)}
+        )
+    if theme and not re.fullmatch(r"[a-z][a-z-]{0,39}", theme):
+        raise ValueError(_("Theme: %(theme)s is not a theme.") % {"theme": repr(theme)})
+    if kind and kind not in kinds:
+        raise ValueError(_("Game: there are no puzzles of %(kind)s.") % {"kind": repr(kind)})
+    return StreamChoice(difficulty, theme or None, (kind,) if kind else tuple(kinds))
+
+
+def stream_next(*, user, rating: float, choice: StreamChoice) -> tuple[TrainingPuzzle | None, bool]:
+    """The stream's next puzzle for ``user`` and whether it is one of their own endings
+    (offered first while any is left unseen)."""
+    own = own_ending_next(user=user, kinds=choice.kinds, theme=choice.theme)
+    if own is not None:
+        return own, True
+    target = difficulty_target(rating, choice.difficulty)
+    found = training_puzzle_next(user=user, target=target, kinds=choice.kinds, theme=choice.theme)
+    return found, False
 
 
 def own_ending_next(*, user, kinds, theme: str | None = None) -> TrainingPuzzle | None:
