@@ -26,6 +26,8 @@ NEAREST = 6
 RUN_START_OFFSET = {"streak": -400, "storm": -500}
 RUN_STEP = {"streak": 60, "storm": 40}
 LEADERBOARD_SIZE = 20
+#: slug -> translated name (filled from puzzles/themes.py once merged).
+THEME_NAMES: dict[str, str] = {}
 #: The dashboard ranks themes with at least this many rated attempts.
 DASHBOARD_MIN_ATTEMPTS = 3
 
@@ -173,6 +175,11 @@ def run_leaders(*, mode: str, since: datetime.datetime | None = None) -> list[Bo
 # --------------------------------------------------------------------------- dashboard
 
 
+def theme_name(slug: str) -> str:
+    """A theme's translated name (the slug while puzzles/themes.py does not know it)."""
+    return str(THEME_NAMES.get(slug, slug))
+
+
 @dataclass(frozen=True)
 class ThemeStats:
     """A user's rated attempts of one theme."""
@@ -181,6 +188,11 @@ class ThemeStats:
     attempts: int
     first_try: int
     average_rating: float
+
+    @property
+    def name(self) -> str:
+        """The theme's name for people."""
+        return theme_name(self.theme)
 
     @property
     def first_try_rate(self) -> float:

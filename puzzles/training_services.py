@@ -79,6 +79,8 @@ class TrainingVerdict:
     puzzle_rating_before: float | None = None
     puzzle_rating_after: float | None = None
     run: RunState | None = None
+    # The daily puzzle's day streak (the verdicts share one shape): training never moves it.
+    streak: None = None
 
 
 def gradable_kinds() -> tuple[str, ...]:
