@@ -150,7 +150,12 @@ class TrainingPuzzle(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        indexes = [models.Index(fields=["kind", "rating"])]
+        indexes = [
+            models.Index(fields=["kind", "rating"]),
+            # The next-puzzle walk reads (id, rating) from the index alone (an index-only
+            # scan): ~35x less than visiting each row (docs/BENCHMARKS.md, issue 44).
+            models.Index(fields=["kind", "rating"], include=["id"], name="training_puzzle_walk"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} puzzle {self.fingerprint[:12]} (K={self.k})"

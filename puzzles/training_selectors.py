@@ -54,16 +54,18 @@ def training_puzzle_next(
     *, user, target: float, kinds, theme: str | None = None
 ) -> TrainingPuzzle | None:
     """An unseen puzzle of one of ``kinds`` (optionally of one theme) near ``target``."""
-    near: list[TrainingPuzzle] = []
+    near: list[tuple[int, float]] = []
     for kind in kinds:
-        pool = _unseen(user, kind, theme).defer("line", "position")
-        near += pool.filter(rating__gte=target).order_by("rating")[:NEAREST]
-        near += pool.filter(rating__lt=target).order_by("-rating")[:NEAREST]
+        # Only (id, rating) leave the walk: a position's JSON is read for the chosen one alone.
+        pool = _unseen(user, kind, theme).values_list("pk", "rating")
+        up = pool.filter(rating__gte=target).order_by("rating")[:NEAREST]
+        down = pool.filter(rating__lt=target).order_by("-rating")[:NEAREST]
+        near += up.union(down, all=True)
     if not near:
         return None
-    near.sort(key=lambda puzzle: abs(puzzle.rating - target))
-    chosen = secrets.choice(near[:NEAREST])
-    return TrainingPuzzle.objects.get(pk=chosen.pk)
+    near.sort(key=lambda row: abs(row[1] - target))
+    chosen, _rating = secrets.choice(near[:NEAREST])
+    return TrainingPuzzle.objects.get(pk=chosen)
 
 
 @dataclass(frozen=True)
