@@ -11,9 +11,12 @@ target rating) for:
 - a player who has answered the ``--seen`` puzzles *nearest their rating* (the worst case:
   the walk must step over all of them), at each difficulty, and with a theme.
 
-Each case is timed ``--calls`` times; prints p50 / p95 / max in milliseconds, the query
-plan of the walk, and one JSON object. Environment: ``BENCH_DATABASE_URL`` (a database whose
-name ends in ``bench``, dropped and created afresh; default ``topiary_puzzles_bench``).
+Each case is timed ``--calls`` times (p50 / p95 / max in milliseconds, Python and round
+trips included); beside it, the median of PostgreSQL's own execution time of the walk
+(EXPLAIN ANALYZE, 20 runs). Prints the query plan of the walk and one JSON object;
+``--reuse`` times again on the database the last run filled. Environment:
+``BENCH_DATABASE_URL`` (a database whose name ends in ``bench``, dropped and created
+afresh; default ``topiary_puzzles_bench``).
 A benchmark, never a test: the figures depend on the machine and its load.
 """
 
@@ -105,6 +108,23 @@ def timed(calls: int, work) -> dict:
     }
 
 
+def database_ms(user, choice, runs: int = 20) -> float:
+    """The median of PostgreSQL's own execution time of the walk (both directions, one
+    query): the database's share, apart from Python and the round trips."""
+    from puzzles import training_selectors as selectors
+
+    target = selectors.difficulty_target(1500.0, choice.difficulty)
+    pool = selectors._unseen(user, "topiary", choice.theme).values_list("pk", "rating")
+    up = pool.filter(rating__gte=target).order_by("rating")[: selectors.NEAREST]
+    down = pool.filter(rating__lt=target).order_by("-rating")[: selectors.NEAREST]
+    walk = up.union(down, all=True)
+    times = []
+    for _ in range(runs):
+        plan = json.loads(walk.explain(format="json", analyze=True))
+        times.append(plan[0]["Execution Time"])
+    return round(statistics.median(times), 2)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--puzzles", type=int, default=100_000)
@@ -156,6 +176,7 @@ def main() -> int:
                 user=user, rating=1500.0, choice=choice
             )[0],
         )
+        results[name]["database"] = database_ms(user, choice)
     walk = (
         selectors._unseen(heavy, "topiary", None)
         .values_list("pk", "rating")
@@ -165,9 +186,9 @@ def main() -> int:
     plan = walk.explain(analyze=True)
 
     print(f"{args.puzzles} puzzles, filled in {filled:.0f} s; ms per next puzzle:")
-    print("| case | p50 | p95 | max |\n|---|---|---|---|")
-    for name, figures in results.items():
-        print(f"| {name} | {figures['p50']} | {figures['p95']} | {figures['max']} |")
+    print("| case | p50 | p95 | max | the walk in PostgreSQL (median) |\n|---|---|---|---|---|")
+    for name, f in results.items():
+        print(f"| {name} | {f['p50']} | {f['p95']} | {f['max']} | {f['database']} |")
     print("\nThe walk up from the target, for the player who has seen the nearest:\n" + plan)
     print(
         json.dumps(

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from puzzles.models import TrainingPuzzle, TrainingRun
-from tests.games.test_board_touch_browser import phone, tap
 from tests.ratings.played import make_user
+from tests.support.browser import phone, tap
 from tests.support.training import QUICK_DATES, failing_line, training_puzzle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
