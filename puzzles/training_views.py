@@ -80,6 +80,8 @@ def _page(request, puzzle: TrainingPuzzle, *, run=None, next_url: str, own=False
         "run": run,
         "difficulty": request.GET.get("difficulty", "normal"),
         "difficulties": selectors.DIFFICULTY_OFFSETS,
+        "theme": request.GET.get("theme", ""),
+        "themes": [(slug, str(name)) for slug, name in selectors.THEME_NAMES.items()],
         "daily": daily,
         "daily_solved": bool(daily)
         and any(a.solved for a in daily_selectors.attempts_of(puzzle=daily, user=request.user)),
