@@ -148,14 +148,10 @@ def mine_record(
     seats: Iterable[int] | None = None,
     *,
     max_nodes: int | None = None,
-    self_play: bool = False,
 ) -> Iterator[MinedPuzzle]:
-    """The puzzles of a finished game's record for ``seats`` (every seat when None);
-    ``self_play``: only the depths the game's miner mines in self-play."""
+    """The puzzles of a finished game's record for ``seats`` (every seat when None)."""
     miner = _miner(record.get("game") if isinstance(record, dict) else None)
     kwargs = {} if max_nodes is None else {"max_nodes": max_nodes}
-    if self_play and hasattr(miner, "self_play_depths"):
-        kwargs["depths"] = miner.self_play_depths(record)
     yield from miner.mine(record, seats, **kwargs)
 
 
@@ -185,4 +181,4 @@ def mine_self_play(
 ) -> list[MinedPuzzle]:
     """The puzzles of self-play game ``index`` of ``seed``, every seat mined."""
     record = self_play(kind, seed, index)
-    return list(mine_record(record, None, max_nodes=max_nodes, self_play=True))
+    return list(mine_record(record, None, max_nodes=max_nodes))

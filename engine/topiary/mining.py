@@ -26,9 +26,9 @@ DEPTHS = (1, 2, 3, 4)
 MIN_PLAYED_GAP = 1
 #: Search nodes a proof may take (``engine.puzzles.solve``'s ``max_nodes``), by K.
 MAX_NODES = {1: 30_000, 2: 30_000, 3: 30_000, 4: 80_000}
-#: Self-play mines these depths by table size: a 2- or 3-player ending with 4 turns left
-#: almost never proves within the budget (the garden is still open), a 4-player one does.
-SELF_PLAY_DEPTHS = {2: (1, 2, 3), 3: (1, 2, 3), 4: DEPTHS}
+#: The depths mined by table size: a 2- or 3-player ending with 4 turns left almost never
+#: proves within the budget (the garden is still open), a 4-player one often does.
+DEPTHS_BY_PLAYERS = {2: (1, 2, 3), 3: (1, 2, 3), 4: DEPTHS}
 
 THEMES = ("type-bonus", "hand-points", "blocking", "take-and-plant", "place-only", "long")
 
@@ -122,9 +122,9 @@ def is_kept(solution: puzzles.Solution, k: int, played: int | None) -> bool:
     return k == 1 or solution.optimum - solution.greedy >= puzzles.MIN_GREEDY_GAP
 
 
-def self_play_depths(record: dict) -> tuple[int, ...]:
-    """The depths self-play mines in ``record`` (see ``SELF_PLAY_DEPTHS``)."""
-    return SELF_PLAY_DEPTHS.get(len(record["players"]), DEPTHS)
+def depths_for(record: dict) -> tuple[int, ...]:
+    """The depths mined in ``record`` (``DEPTHS_BY_PLAYERS``)."""
+    return DEPTHS_BY_PLAYERS.get(len(record["players"]), DEPTHS)
 
 
 def mine(
@@ -132,14 +132,15 @@ def mine(
     seats: Iterable[int] | None = None,
     *,
     max_nodes: int | dict | None = None,
-    depths: Iterable[int] = DEPTHS,
+    depths: Iterable[int] | None = None,
 ) -> Iterator[MinedPuzzle]:
     """The kept puzzles of a finished game's record, for ``seats`` (all when None), at
-    ``depths``; ``max_nodes`` (one number, or one per K) overrides ``MAX_NODES``."""
+    ``depths`` (default ``depths_for(record)``); ``max_nodes`` (one number, or one per K)
+    overrides ``MAX_NODES``."""
     budgets = max_nodes if isinstance(max_nodes, dict) else MAX_NODES
     if isinstance(max_nodes, int):
         budgets = dict.fromkeys(DEPTHS, max_nodes)
-    depths = set(depths)
+    depths = set(depths_for(record) if depths is None else depths)
     states = topiary.replay(record)
     moves = [entry if isinstance(entry, str) else entry["move"] for entry in record["moves"]]
     wanted = set(range(states[0].players) if seats is None else seats)

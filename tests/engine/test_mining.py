@@ -113,7 +113,7 @@ def test_garden_themes_follow_their_rules():
 def topiary_self_play():
     """Self-play game 1 of a test seed (two seats), mined: its record and puzzles."""
     record = mining.self_play("topiary", "test-seed", 1)
-    return record, list(mining.mine_record(record, self_play=True))
+    return record, list(mining.mine_record(record))
 
 
 def test_self_play_is_the_same_game_and_puzzles_for_a_seed(topiary_self_play):
