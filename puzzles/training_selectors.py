@@ -9,7 +9,6 @@ index walk, never a scan of the pool (docs/BENCHMARKS.md, "Next training puzzle"
 from __future__ import annotations
 
 import datetime
-import re
 import secrets
 from dataclasses import dataclass
 
@@ -17,6 +16,7 @@ from django.db.models import Exists, Max, OuterRef, Q
 from django.utils.translation import gettext as _
 
 from puzzles.models import TrainingAttempt, TrainingPuzzle, TrainingRun
+from puzzles.themes import THEMES, theme_name, theme_slugs
 
 #: The rating offset of each difficulty a player may pick.
 DIFFICULTY_OFFSETS = {"easier": -300, "normal": 0, "harder": 300}
@@ -26,10 +26,13 @@ NEAREST = 6
 RUN_START_OFFSET = {"streak": -400, "storm": -500}
 RUN_STEP = {"streak": 60, "storm": 40}
 LEADERBOARD_SIZE = 20
-#: slug -> translated name (filled from puzzles/themes.py once merged).
-THEME_NAMES: dict[str, str] = {}
 #: The dashboard ranks themes with at least this many rated attempts.
 DASHBOARD_MIN_ATTEMPTS = 3
+
+
+def theme_choices(kinds) -> list[tuple[str, str]]:
+    """(slug, name) of every theme of ``kinds``, for a theme picker."""
+    return [(slug, theme_name(slug)) for kind in kinds for slug in theme_slugs(kind)]
 
 
 def difficulty_target(rating: float, difficulty: str) -> float:
@@ -85,7 +88,7 @@ def stream_choice(*, difficulty, theme, kind, kinds) -> StreamChoice:
         raise ValueError(
             _("Difficulty: expected one of %(names)s.") % {"names": ", ".join(DIFFICULTY_OFFSETS)}
         )
-    if theme and not re.fullmatch(r"[a-z][a-z-]{0,39}", theme):
+    if theme and theme not in THEMES:
         raise ValueError(_("Theme: %(theme)s is not a theme.") % {"theme": repr(theme)})
     if kind and kind not in kinds:
         raise ValueError(_("Game: there are no puzzles of %(kind)s.") % {"kind": repr(kind)})
@@ -175,11 +178,6 @@ def run_leaders(*, mode: str, since: datetime.datetime | None = None) -> list[Bo
 
 
 # --------------------------------------------------------------------------- dashboard
-
-
-def theme_name(slug: str) -> str:
-    """A theme's translated name (the slug while puzzles/themes.py does not know it)."""
-    return str(THEME_NAMES.get(slug, slug))
 
 
 @dataclass(frozen=True)

@@ -74,6 +74,8 @@ def _page(request, puzzle: TrainingPuzzle, *, run=None, next_url: str, own=False
         "attempts": attempts,
         "result": daily_selectors.best_result(attempts) if attempts else "",
         "revealed": daily_selectors.line_revealed(attempts),
+        # A theme hints at the answer: named once the puzzle is answered.
+        "theme_names": [selectors.theme_name(slug) for slug in puzzle.themes],
         "rating": rating_of(user=request.user, kind=PUZZLE),
         "own": own,
         "source": selectors.source_text(puzzle),
@@ -81,7 +83,7 @@ def _page(request, puzzle: TrainingPuzzle, *, run=None, next_url: str, own=False
         "difficulty": request.GET.get("difficulty", "normal"),
         "difficulties": selectors.DIFFICULTY_OFFSETS,
         "theme": request.GET.get("theme", ""),
-        "themes": [(slug, str(name)) for slug, name in selectors.THEME_NAMES.items()],
+        "themes": selectors.theme_choices(services.gradable_kinds()),
         "daily": daily,
         "daily_solved": bool(daily)
         and any(a.solved for a in daily_selectors.attempts_of(puzzle=daily, user=request.user)),

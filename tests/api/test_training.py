@@ -15,12 +15,16 @@ pytestmark = pytest.mark.django_db
 def test_next_then_answer_rates_the_first_try_and_never_serves_it_again(
     client, make_player, make_token
 ):
-    training_pool([1200, 1500, 1520, 1800])
+    # Six puzzles, all among the nearest the stream picks from.
+    training_pool(range(1450, 1570, 20))
     ann = make_player()
     reader = Api(client, make_token(ann, "read")[1])
     assert reader.get("/puzzles/next").json()["code"] == "missing_scope"
     api = Api(client, make_token(ann, "puzzle:write")[1])
     assert api.get("/puzzles/next", difficulty="brutal").status_code == 400
+    assert api.get("/puzzles/next", theme="brutal").status_code == 400
+    # A theme nobody's puzzles have: nothing to serve.
+    assert api.get("/puzzles/next", theme="blocking").status_code == 404
 
     served = api.get("/puzzles/next").json()
     assert served["line"] is None and served["legal_moves"]
@@ -42,7 +46,7 @@ def test_next_then_answer_rates_the_first_try_and_never_serves_it_again(
     ).json()
     assert again["solved"] is True and again["rated"] is False and again["line"] == puzzle.line
 
-    for _ in range(3):
+    for _ in range(5):
         other = api.get("/puzzles/next").json()
         assert other["id"] != puzzle.pk
         api.post(f"/puzzles/training/{other['id']}/give-up")
