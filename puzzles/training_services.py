@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -208,6 +209,8 @@ def training_run_start(*, user, mode: str) -> TrainingRun:
         raise SubmissionRefused(_("Unknown training mode %(mode)s.") % {"mode": repr(mode)})
     now = timezone.now()
     with transaction.atomic():
+        # Two starts at once (a double click) queue here: one open run per user and mode.
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         TrainingRun.objects.filter(user=user, mode=mode, ended_at__isnull=True).update(
             ended_at=now, current=None
         )
