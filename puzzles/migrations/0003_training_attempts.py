@@ -7,92 +7,140 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0007_kind_from_registry'),
-        ('puzzles', '0002_training_puzzle'),
+        ("games", "0007_kind_from_registry"),
+        ("puzzles", "0002_training_puzzle"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='TrainingAttempt',
+            name="TrainingAttempt",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('moves', models.JSONField(blank=True, default=list)),
-                ('score', models.IntegerField(blank=True, null=True)),
-                ('solved', models.BooleanField(default=False)),
-                ('gave_up', models.BooleanField(default=False)),
-                ('rated', models.BooleanField(default=False)),
-                ('user_rating_before', models.FloatField(blank=True, null=True)),
-                ('user_rating_after', models.FloatField(blank=True, null=True)),
-                ('puzzle_rating_before', models.FloatField(blank=True, null=True)),
-                ('puzzle_rating_after', models.FloatField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("moves", models.JSONField(blank=True, default=list)),
+                ("score", models.IntegerField(blank=True, null=True)),
+                ("solved", models.BooleanField(default=False)),
+                ("gave_up", models.BooleanField(default=False)),
+                ("rated", models.BooleanField(default=False)),
+                ("user_rating_before", models.FloatField(blank=True, null=True)),
+                ("user_rating_after", models.FloatField(blank=True, null=True)),
+                ("puzzle_rating_before", models.FloatField(blank=True, null=True)),
+                ("puzzle_rating_after", models.FloatField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'ordering': ['created_at', 'pk'],
+                "ordering": ["created_at", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='TrainingRun',
+            name="TrainingRun",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('mode', models.CharField(choices=[('streak', 'Puzzle Streak'), ('storm', 'Puzzle Storm')], max_length=6)),
-                ('score', models.PositiveIntegerField(default=0)),
-                ('mistakes', models.PositiveIntegerField(default=0)),
-                ('started_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('deadline', models.DateTimeField(blank=True, null=True)),
-                ('ended_at', models.DateTimeField(blank=True, null=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "mode",
+                    models.CharField(
+                        choices=[("streak", "Puzzle Streak"), ("storm", "Puzzle Storm")],
+                        max_length=6,
+                    ),
+                ),
+                ("score", models.PositiveIntegerField(default=0)),
+                ("mistakes", models.PositiveIntegerField(default=0)),
+                ("started_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("deadline", models.DateTimeField(blank=True, null=True)),
+                ("ended_at", models.DateTimeField(blank=True, null=True)),
             ],
         ),
         migrations.AddIndex(
-            model_name='trainingpuzzle',
-            index=models.Index(fields=['kind', 'rating'], include=('id',), name='training_puzzle_walk'),
+            model_name="trainingpuzzle",
+            index=models.Index(
+                fields=["kind", "rating"], include=("id",), name="training_puzzle_walk"
+            ),
         ),
         migrations.AddField(
-            model_name='trainingattempt',
-            name='puzzle',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='attempts', to='puzzles.trainingpuzzle'),
+            model_name="trainingattempt",
+            name="puzzle",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="attempts",
+                to="puzzles.trainingpuzzle",
+            ),
         ),
         migrations.AddField(
-            model_name='trainingattempt',
-            name='user',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='training_attempts', to=settings.AUTH_USER_MODEL),
+            model_name="trainingattempt",
+            name="user",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="training_attempts",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='trainingrun',
-            name='current',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='puzzles.trainingpuzzle'),
+            model_name="trainingrun",
+            name="current",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to="puzzles.trainingpuzzle",
+            ),
         ),
         migrations.AddField(
-            model_name='trainingrun',
-            name='user',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='training_runs', to=settings.AUTH_USER_MODEL),
+            model_name="trainingrun",
+            name="user",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="training_runs",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='trainingattempt',
-            name='run',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='attempts', to='puzzles.trainingrun'),
+            model_name="trainingattempt",
+            name="run",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="attempts",
+                to="puzzles.trainingrun",
+            ),
         ),
         migrations.AddIndex(
-            model_name='trainingrun',
-            index=models.Index(fields=['mode', '-score'], name='training_run_best'),
+            model_name="trainingrun",
+            index=models.Index(fields=["mode", "-score"], name="training_run_best"),
         ),
         migrations.AddIndex(
-            model_name='trainingrun',
-            index=models.Index(fields=['mode', 'started_at'], name='training_run_day'),
+            model_name="trainingrun",
+            index=models.Index(fields=["mode", "started_at"], name="training_run_day"),
         ),
         migrations.AddIndex(
-            model_name='trainingattempt',
-            index=models.Index(fields=['user', 'puzzle'], name='training_attempt_seen'),
+            model_name="trainingattempt",
+            index=models.Index(fields=["user", "puzzle"], name="training_attempt_seen"),
         ),
         migrations.AddConstraint(
-            model_name='trainingattempt',
-            constraint=models.UniqueConstraint(condition=models.Q(('rated', True)), fields=('user', 'puzzle'), name='one_rated_training_attempt'),
+            model_name="trainingattempt",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("rated", True)),
+                fields=("user", "puzzle"),
+                name="one_rated_training_attempt",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='trainingattempt',
-            constraint=models.CheckConstraint(condition=models.Q(('solved', True), ('gave_up', True), _negated=True), name='training_give_up_is_not_a_solve'),
+            model_name="trainingattempt",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("solved", True), ("gave_up", True), _negated=True),
+                name="training_give_up_is_not_a_solve",
+            ),
         ),
     ]
