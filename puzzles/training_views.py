@@ -38,9 +38,7 @@ def _stream_query(request: HttpRequest) -> str:
     return f"?{urlencode(kept)}" if kept else ""
 
 
-def _board(request, puzzle: TrainingPuzzle, *, run: TrainingRun | None, next_url: str) -> dict:
-    attempts = selectors.attempts_of(puzzle=puzzle, user=request.user)
-    revealed = daily_selectors.line_revealed(attempts)
+def _board(puzzle: TrainingPuzzle, *, revealed: bool, run: TrainingRun | None, next_url: str):
     start = daily_selectors.puzzle_progress(puzzle, {"seat": puzzle.seat, "moves": []})
     suffix = f"?run={run.pk}" if run else ""
     board = {
@@ -66,14 +64,14 @@ def _board(request, puzzle: TrainingPuzzle, *, run: TrainingRun | None, next_url
 
 def _page(request, puzzle: TrainingPuzzle, *, run=None, next_url: str, own=False):
     attempts = selectors.attempts_of(puzzle=puzzle, user=request.user)
-    today = timezone.localdate()
-    daily = daily_selectors.daily_puzzle_of(today)
+    revealed = daily_selectors.line_revealed(attempts)
+    daily = daily_selectors.daily_puzzle_of(timezone.localdate())
     context = {
         "puzzle": puzzle,
-        "board": _board(request, puzzle, run=run, next_url=next_url),
+        "board": _board(puzzle, revealed=revealed, run=run, next_url=next_url),
         "attempts": attempts,
         "result": daily_selectors.best_result(attempts) if attempts else "",
-        "revealed": daily_selectors.line_revealed(attempts),
+        "revealed": revealed,
         # A theme hints at the answer: named once the puzzle is answered.
         "theme_names": [selectors.theme_name(slug) for slug in puzzle.themes],
         "rating": rating_of(user=request.user, kind=PUZZLE),
