@@ -153,3 +153,21 @@ def test_the_top_up_mines_the_next_self_play_game():
         assert added == len(TrainingPuzzle.objects.all()) and seeds <= {"topiary-topup-1/1"}
     finally:
         cache.delete(key)
+
+
+@pytest.mark.parametrize(
+    ("kind", "status", "queued"),
+    [
+        ("topiary", Game.Status.FINISHED, 1),
+        ("wizards_garden", Game.Status.FINISHED, 1),
+        ("topiary", Game.Status.ABORTED, 0),
+    ],
+)
+def test_only_finished_games_are_queued_for_mining(
+    django_capture_on_commit_callbacks, kind, status, queued
+):
+    from puzzles import receivers
+
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        receivers.game_finished(sender=Game, game=Game(kind=kind, status=status))
+    assert len(callbacks) == queued
