@@ -162,8 +162,12 @@ class TrainingPuzzle(models.Model):
 
     @property
     def verify_command(self) -> str:
-        """The command anyone can run to re-prove this puzzle's optimum."""
-        return f"python -m engine {self.kind} solve <position.json>"
+        """The command that re-proves this puzzle, given its JSON (``{"position": ..., "k":
+        K}``) in ``puzzle.json``."""
+        from engine.games import game_definition
+
+        game = game_definition(self.kind)
+        return f"python -m engine {(game.aliases or (game.name,))[-1]} solve puzzle.json"
 
 
 class TrainingRun(models.Model):
