@@ -4,8 +4,10 @@ Storm on the server's clock, and the dashboard."""
 from __future__ import annotations
 
 import datetime
+import io
 
 import pytest
+from django.core.management import call_command
 from django.utils import timezone
 
 from puzzles import training_selectors as selectors
@@ -214,3 +216,21 @@ def test_the_dashboard_ranks_themes_by_performance():
     assert board.overall.attempts == 8
     assert len(board.to_replay) == 4
     assert {p.themes[0] for p in board.to_replay} == {"blocking"}
+
+
+def test_the_committed_pool_is_served_and_judged_by_training():
+    """The site's own mined Topiary pool (not test copies): served near the rating, its
+    stored line solves it, a Wizards' Garden puzzle is not served (the page cannot play it)."""
+    call_command("load_puzzle_pool", stdout=io.StringIO())
+    assert TrainingPuzzle.objects.filter(kind="wizards_garden").exists()
+    solver = create_player("pool")
+    choice = selectors.stream_choice(
+        difficulty="normal", theme="", kind="", kinds=services.gradable_kinds()
+    )
+    for _ in range(3):
+        puzzle, own = selectors.stream_next(user=solver, rating=1500.0, choice=choice)
+        assert puzzle.kind == "topiary" and not own
+        verdict = services.training_attempt_submit(
+            puzzle=puzzle, user=solver, submission=answer(puzzle, list(puzzle.line))
+        )
+        assert verdict.solved and verdict.rated
