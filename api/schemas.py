@@ -239,6 +239,26 @@ class VerdictOut(Schema):
     rating_after: float | None
 
 
+class TrainingPuzzleOut(Schema):
+    id: int
+    kind: str
+    seat: int
+    k: int = Field(description="moves in a complete line")
+    optimum: int
+    rating: float
+    themes: list[str]
+    own: bool = Field(description="mined from one of the caller's own games")
+    source: str = Field(description="where the puzzle comes from, for people")
+    position: dict
+    legal_moves: list[str]
+    line: None = Field(description="never sent before an answer: see the verdict")
+
+
+class TrainingVerdictOut(VerdictOut):
+    puzzle_rating_before: float | None
+    puzzle_rating_after: float | None
+
+
 class TournamentOut(Schema):
     id: int
     name: str

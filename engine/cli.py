@@ -132,6 +132,16 @@ def _puzzle_game_only(module: ModuleType, command: str) -> None:
 
 
 def _solve(module, args, read):
+    from engine import wizards_garden
+    from engine.wizards_garden import puzzles as garden_puzzles
+
+    if module is wizards_garden:
+        # A garden puzzle's depth is not in its position: {"position": ..., "k": K}, as a
+        # mined puzzle's JSON has it.
+        data = read()
+        if not isinstance(data, dict) or "position" not in data or "k" not in data:
+            raise UsageError('solve for wizards-garden reads {"position": ..., "k": K}')
+        return garden_puzzles.solve(_position(module, data), data["k"]).to_json()
     _puzzle_game_only(module, "solve")
     return puzzles.solve(_position(module, read())).to_json()
 
@@ -185,7 +195,11 @@ COMMANDS: dict[str, Command] = {
         ("DEPTH",),
         optional_input=True,
     ),
-    "solve": Command(_solve, "the exact optimum of a Topiary puzzle position (PUZZLES.md)"),
+    "solve": Command(
+        _solve,
+        "the exact optimum of a puzzle position (Topiary: PUZZLES.md; Wizards' Garden: "
+        '{"position": ..., "k": K}, docs/PUZZLES_SEED.md)',
+    ),
     "daily": Command(
         _daily, "the daily puzzle of an ISO DATE with its optimum", ("DATE",), reads_input=False
     ),

@@ -69,15 +69,31 @@ class Solution:
     optimal_first_moves: int
     greedy: int
     legal_first_moves: int = field(default=0, compare=False)
+    #: Every optimal first move, in notation order (``optimal_first_moves`` counts them).
+    first_moves: tuple[str, ...] = field(default=(), compare=False)
+    #: Search nodes the proof visited (take sequences whose final choice was examined).
+    nodes: int = field(default=0, compare=False)
 
     def to_json(self) -> dict:
-        """``{"optimum", "line", "optimal_first_moves", "greedy"}`` as the CLI prints it."""
+        """``{"optimum", "line", "optimal_first_moves", "greedy", "first_moves",
+        "legal_first_moves", "nodes"}`` as the CLI prints it."""
         return {
             "optimum": self.optimum,
             "line": list(self.line),
             "optimal_first_moves": self.optimal_first_moves,
             "greedy": self.greedy,
+            "first_moves": list(self.first_moves),
+            "legal_first_moves": self.legal_first_moves,
+            "nodes": self.nodes,
         }
+
+
+class SearchBudgetExceeded(Exception):
+    """A proof needed more search nodes than its budget allowed: nothing was proven."""
+
+    def __init__(self, nodes: int):
+        super().__init__(f"the proof needed more than {nodes} search nodes")
+        self.nodes = nodes
 
 
 @dataclass(frozen=True)
@@ -167,8 +183,10 @@ def greedy_score(state: topiary.State) -> int:
 class _Search:
     """Branch and bound over take sequences; see the module docstring."""
 
-    def __init__(self, state: topiary.State):
+    def __init__(self, state: topiary.State, max_nodes: int | None = None):
         self.state = state
+        self.nodes = 0
+        self.max_nodes = max_nodes
         self.seat, self.k = puzzle_seat(state)
         visitors = state.visitors
         self.garden = list(state.garden)
@@ -394,6 +412,9 @@ class _Search:
         return self._visit(())
 
     def _visit(self, path: tuple) -> int:
+        self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise SearchBudgetExceeded(self.max_nodes)
         # Nodes where every turn has taken are most of the tree and have no children:
         # memoising them costs more than the rare transposition saves.
         leaf = len(self.taken) >= self.k
@@ -435,10 +456,11 @@ class _Search:
         return codes
 
 
-def solve(state: topiary.State) -> Solution:
+def solve(state: topiary.State, max_nodes: int | None = None) -> Solution:
     """The proven optimum of a puzzle position (PUZZLES.md), one optimal line, the number of
-    distinct optimal first moves and the greedy score. NotationError if not a puzzle."""
-    search = _Search(state)
+    distinct optimal first moves and the greedy score. NotationError if not a puzzle;
+    SearchBudgetExceeded if ``max_nodes`` is given and the search needs more nodes."""
+    search = _Search(state, max_nodes)
     greedy = greedy_score(state)
     optimum = search.run(greedy)
     optimal_paths = [p for p in search.optimal_nodes if _value_at(search, p) == optimum]
@@ -455,6 +477,8 @@ def solve(state: topiary.State) -> Solution:
         optimal_first_moves=len(first),
         greedy=greedy,
         legal_first_moves=len(state.move_codes()),
+        first_moves=tuple(sorted(topiary.move_name(code) for code in first)),
+        nodes=search.nodes,
     )
 
 

@@ -10,3 +10,8 @@ class PuzzlesConfig(AppConfig):
         from puzzles.selectors import daily_puzzle_ready
 
         status.entry_add("daily_puzzle", daily_puzzle_ready)
+
+        from games.signals import game_finished
+        from puzzles import receivers
+
+        game_finished.connect(receivers.game_finished, dispatch_uid="puzzles-game-finished")

@@ -1,4 +1,4 @@
-"""Beat jobs of the daily puzzle (gathered into settings by topiary_site.beat)."""
+"""Beat jobs of the puzzles (gathered into settings by topiary_site.beat)."""
 
 from celery.schedules import crontab
 
@@ -8,5 +8,17 @@ BEAT_SCHEDULE = {
     "puzzles-prepare-tomorrow": {
         "task": "puzzles.prepare_tomorrow",
         "schedule": crontab(minute=17),
+    },
+    # Training pool (issue 44): one self-play game mined per run and kind, on the bots queue
+    # (engine search waits behind bots), until the pool holds TOP_UP_TARGET puzzles.
+    "puzzles-top-up-topiary": {
+        "task": "puzzles.top_up_pool",
+        "schedule": crontab(minute="*/10"),
+        "kwargs": {"kind": "topiary", "games": 1},
+    },
+    "puzzles-top-up-wizards-garden": {
+        "task": "puzzles.top_up_pool",
+        "schedule": crontab(minute="5-59/10"),
+        "kwargs": {"kind": "wizards_garden", "games": 1},
     },
 }

@@ -251,3 +251,159 @@ def _streak_extend(*, user, puzzle: DailyPuzzle) -> int:
         streak.last_solved = today
         streak.save(update_fields=["current", "best", "last_solved"])
     return streak.current_on(today)
+
+
+# --------------------------------------------------------------------------- training pool
+# Mined puzzles (issue 44): rows of ``TrainingPuzzle`` made from ``engine.mining``'s
+# ``MinedPuzzle``. Rated training itself (attempts, selection) builds on these rows.
+
+#: The self-play seed of the beat job that tops the pool up, per game kind, and how many
+#: puzzles of a kind the job stops at.
+TOP_UP_SEEDS = {"topiary": "topiary-topup-1", "wizards_garden": "wizards-garden-topup-1"}
+TOP_UP_TARGET = 20_000
+_TOP_UP_CURSOR_KEY = "puzzles:top-up-next:{seed}"
+
+
+def _training_fields(mined, *, origin, source_game, source_user, seed: str) -> dict[str, Any]:
+    return {
+        "kind": mined.kind,
+        "position": mined.position,
+        "seat": mined.seat,
+        "k": mined.k,
+        "optimum": mined.optimum,
+        "greedy": mined.greedy,
+        "played": mined.played,
+        "line": list(mined.line),
+        "optimal_first_moves": list(mined.optimal_first_moves),
+        "legal_first_moves": mined.legal_first_moves,
+        "nodes": mined.nodes,
+        "themes": list(mined.themes),
+        "difficulty": mined.difficulty,
+        "rating": float(mined.rating),
+        "origin": origin,
+        "source_game": source_game,
+        "source_user": source_user,
+        "source_ply": mined.source_ply,
+        "seed": seed,
+        "fingerprint": mined.fingerprint,
+    }
+
+
+def training_puzzle_add(mined, *, origin, source_game=None, source_user=None, seed=""):
+    """Store one mined puzzle (``engine.mining.MinedPuzzle``); None if a puzzle with its
+    fingerprint (kind, position, seat, K) is stored already. Safe under concurrency: the
+    unique fingerprint settles a race, the loser gets None."""
+    from django.db import IntegrityError
+
+    from puzzles.models import TrainingPuzzle
+
+    fields = _training_fields(
+        mined, origin=origin, source_game=source_game, source_user=source_user, seed=seed
+    )
+    try:
+        with transaction.atomic():
+            return TrainingPuzzle.objects.create(**fields)
+    except IntegrityError:
+        if TrainingPuzzle.objects.filter(fingerprint=fields["fingerprint"]).exists():
+            return None
+        raise
+
+
+def training_puzzles_load(lines) -> int:
+    """Store the puzzles of a pool file's JSON lines (``MinedPuzzle.to_json`` plus ``seed``),
+    skipping fingerprints already stored; how many were added. Running it again adds none."""
+    from engine.mining import MinedPuzzle
+    from puzzles.models import TrainingPuzzle
+
+    rows = []
+    for data in lines:
+        mined = MinedPuzzle.from_json(data)
+        if data.get("fingerprint") not in (None, mined.fingerprint):
+            raise ValueError(f"pool line {data.get('seed')}: fingerprint does not match")
+        rows.append(
+            TrainingPuzzle(
+                **_training_fields(
+                    mined,
+                    origin=TrainingPuzzle.Origin.SELF_PLAY,
+                    source_game=None,
+                    source_user=None,
+                    seed=data.get("seed", ""),
+                )
+            )
+        )
+    before = TrainingPuzzle.objects.count()
+    TrainingPuzzle.objects.bulk_create(rows, batch_size=500, ignore_conflicts=True)
+    return TrainingPuzzle.objects.count() - before
+
+
+def game_puzzles_mine(*, game_id: int) -> int:
+    """Mine a finished game's endings for its human seats (not bots, not forfeited seats,
+    whose last turns a stand-in played) and store the puzzles with the game and player
+    they came from; how many were new. Running it again stores nothing new."""
+    from engine import mining
+    from games.models import Game
+    from puzzles.models import TrainingPuzzle
+
+    game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
+    if game is None or not game.record or game.kind not in mining.MINERS:
+        return 0
+    humans = {
+        seat.index: seat.user
+        for seat in game.seats.select_related("user")
+        if seat.user is not None and not seat.user.is_bot and not seat.forfeit
+    }
+    if not humans:
+        return 0
+    stored = 0
+    for mined in mining.mine_record(game.record, sorted(humans)):
+        row = training_puzzle_add(
+            mined,
+            origin=TrainingPuzzle.Origin.GAME,
+            source_game=game,
+            source_user=humans[mined.seat],
+        )
+        stored += row is not None
+    return stored
+
+
+def self_play_mine(*, kind: str, seed: str, start: int, games: int) -> tuple[int, int]:
+    """Play self-play games ``start`` .. ``start + games - 1`` of ``seed`` and store their
+    puzzles; (puzzles mined, puzzles new)."""
+    from engine import mining
+    from puzzles.models import TrainingPuzzle
+
+    mined_count = stored = 0
+    for index in range(start, start + games):
+        for mined in mining.mine_self_play(kind, seed, index):
+            mined_count += 1
+            row = training_puzzle_add(
+                mined, origin=TrainingPuzzle.Origin.SELF_PLAY, seed=f"{seed}/{index}"
+            )
+            stored += row is not None
+    return mined_count, stored
+
+
+def training_pool_top_up(*, kind: str, games: int = 1) -> int:
+    """Mine the next ``games`` self-play games of ``kind``'s top-up seed if the pool holds
+    fewer than ``TOP_UP_TARGET`` puzzles of it; puzzles added. The next game index is kept
+    in the cache (an atomic increment, so two runs never mine the same game); after a cache
+    loss it starts again from the highest index stored."""
+    from django.core.cache import cache
+
+    from puzzles.models import TrainingPuzzle
+
+    if TrainingPuzzle.objects.filter(kind=kind).count() >= TOP_UP_TARGET:
+        return 0
+    seed = TOP_UP_SEEDS[kind]
+    key = _TOP_UP_CURSOR_KEY.format(seed=seed)
+    if cache.get(key) is None:
+        stored = TrainingPuzzle.objects.filter(seed__startswith=f"{seed}/").values_list(
+            "seed", flat=True
+        )
+        done = max((int(s.rsplit("/", 1)[1]) for s in stored), default=-1)
+        cache.add(key, done + 1, timeout=None)
+    added = 0
+    for _game in range(games):
+        index = cache.incr(key) - 1
+        added += self_play_mine(kind=kind, seed=seed, start=index, games=1)[1]
+    return added

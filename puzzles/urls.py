@@ -2,7 +2,7 @@ import datetime
 
 from django.urls import path, register_converter
 
-from puzzles import views
+from puzzles import training_views, views
 
 
 class IsoDateConverter:
@@ -26,6 +26,15 @@ urlpatterns = [
     path("archive/", views.archive, name="archive"),
     path("about/", views.puzzle_about, name="about"),
     path("leaderboard/", views.puzzle_leaderboard, name="leaderboard"),
+    path("train/", training_views.training_stream, name="train"),
+    path("train/<int:pk>/", training_views.training_puzzle, name="train_puzzle"),
+    path("train/<int:pk>/play/", training_views.training_play, name="train_play"),
+    path("train/<int:pk>/submit/", training_views.training_submit, name="train_submit"),
+    path("train/<int:pk>/give-up/", training_views.training_give_up, name="train_give_up"),
+    path("streak/", training_views.streak, name="streak"),
+    path("storm/", training_views.storm, name="storm"),
+    path("run/<int:pk>/", training_views.run_page, name="run"),
+    path("dashboard/", training_views.training_dashboard, name="dashboard"),
     path("<isodate:date>/", views.puzzle_page, name="puzzle"),
     path("<isodate:date>/play/", views.puzzle_play, name="play"),
     path("<isodate:date>/submit/", views.puzzle_submit, name="submit"),

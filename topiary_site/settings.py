@@ -228,6 +228,9 @@ PASSWORD_RESET_LIMIT = int(env("PASSWORD_RESET_LIMIT", "3"))
 PASSWORD_RESET_WINDOW = int(env("PASSWORD_RESET_WINDOW", "3600"))
 # A link confirming a new e-mail address lasts this many seconds.
 EMAIL_CHANGE_TIMEOUT = int(env("EMAIL_CHANGE_TIMEOUT", str(60 * 60 * 24)))
+# Puzzle Storm: seconds on the server's clock per run, and what a mistake costs.
+PUZZLE_STORM_SECONDS = int(env("PUZZLE_STORM_SECONDS", "180"))
+PUZZLE_STORM_PENALTY_SECONDS = int(env("PUZZLE_STORM_PENALTY_SECONDS", "10"))
 # Two-factor codes: django-otp makes each wrong code double the wait (10 s, 20 s, ...).
 OTP_TOTP_ISSUER = "Topiary Online"
 
@@ -370,6 +373,9 @@ CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_ROUTES = {
     "games.tasks.bot_move": {"queue": "bots"},
     "analysis.tasks.analysis_run": {"queue": "bots"},
+    # Puzzle mining (issue 44) is engine search at low priority: behind bots as well.
+    "puzzles.mine_game": {"queue": "bots"},
+    "puzzles.top_up_pool": {"queue": "bots"},
 }
 # BEAT_INTERVALS ("entry=seconds,...") makes entries run every so many seconds (tests).
 CELERY_BEAT_SCHEDULE = beat.with_intervals(beat.collect(LOCAL_APPS), env("BEAT_INTERVALS"))

@@ -11,9 +11,22 @@ from ninja import Router
 
 from api.endpoints.setup import ApiError, _reader, _require, token_auth
 from api.models import Scope
-from api.schemas import ALWAYS, QUERY, PuzzleOut, PuzzleSubmissionIn, VerdictOut, answers
+from api.schemas import (
+    ALWAYS,
+    QUERY,
+    PuzzleOut,
+    PuzzleSubmissionIn,
+    TrainingPuzzleOut,
+    TrainingVerdictOut,
+    VerdictOut,
+    answers,
+)
 from puzzles import selectors as puzzle_selectors
 from puzzles import services as puzzle_services
+from puzzles import training_selectors, training_services
+from puzzles.models import TrainingPuzzle
+from ratings.models import PUZZLE
+from ratings.selectors import rating_of
 
 router = Router()
 
@@ -40,6 +53,98 @@ def puzzle_daily(request: HttpRequest):
     """Today's puzzle; ``line`` (the answer) only once the caller solved it or gave up."""
     puzzle = puzzle_services.daily_puzzle_get_or_create(date=timezone.localdate())
     return _puzzle_json(puzzle, _reader(request))
+
+
+# Before "/puzzles/{date}", which would take "next" for a date.
+@router.get(
+    "/puzzles/next",
+    auth=token_auth,
+    tags=["puzzles"],
+    response=answers(TrainingPuzzleOut, (400, 401, 403, 404, 429)),
+)
+def training_next(
+    request: HttpRequest, difficulty: str = "normal", theme: str = "", kind: str = ""
+):
+    """The caller's next training puzzle (``puzzle:write``): one they have never answered, near
+    their puzzle rating (``difficulty`` easier -300, normal, harder +300), optionally of one
+    ``theme`` or game ``kind``; puzzles from the caller's own games come first. No ``line``:
+    answer it with ``POST /puzzles/training/{id}/submit`` (the first answer is rated)."""
+    user = _require(request, Scope.PUZZLE_WRITE)
+    try:
+        choice = training_selectors.stream_choice(
+            difficulty=difficulty,
+            theme=theme,
+            kind=kind,
+            kinds=training_services.gradable_kinds(),
+        )
+    except ValueError as refusal:
+        raise ApiError("bad_request", str(refusal)) from None
+    rating = rating_of(user=user, kind=PUZZLE).value
+    puzzle, own = training_selectors.stream_next(user=user, rating=rating, choice=choice)
+    if puzzle is None:
+        raise ApiError("not_found", _("no puzzle left for you with these options"))
+    start = puzzle_selectors.puzzle_progress(puzzle, {"seat": puzzle.seat, "moves": []})
+    return {
+        "id": puzzle.pk,
+        "kind": puzzle.kind,
+        "seat": puzzle.seat,
+        "k": puzzle.k,
+        "optimum": puzzle.optimum,
+        "rating": round(puzzle.rating, 1),
+        "themes": puzzle.themes,
+        "own": own,
+        "source": training_selectors.source_text(puzzle),
+        "position": start.position,
+        "legal_moves": start.legal_moves,
+        "line": None,
+    }
+
+
+def _training_puzzle(puzzle_id: int) -> TrainingPuzzle:
+    puzzle = TrainingPuzzle.objects.filter(pk=puzzle_id).first()
+    if puzzle is None:
+        raise ApiError("not_found", _("no training puzzle %(id)s") % {"id": puzzle_id})
+    return puzzle
+
+
+def _training_verdict_json(verdict) -> dict:
+    return _verdict_json(verdict) | {
+        "puzzle_rating_before": verdict.puzzle_rating_before,
+        "puzzle_rating_after": verdict.puzzle_rating_after,
+    }
+
+
+@router.post(
+    "/puzzles/training/{puzzle_id}/submit",
+    auth=token_auth,
+    tags=["puzzles"],
+    response=answers(TrainingVerdictOut, (400, 401, 403, 404, 429)),
+)
+def training_submit(request: HttpRequest, puzzle_id: int, body: PuzzleSubmissionIn):
+    """Answer a training puzzle with a complete line (``puzzle:write``): the first answer is a
+    rated game against the puzzle (both ratings move), later ones are practice."""
+    user = _require(request, Scope.PUZZLE_WRITE)
+    try:
+        verdict = training_services.training_attempt_submit(
+            puzzle=_training_puzzle(puzzle_id), user=user, submission=body.model_dump()
+        )
+    except puzzle_services.SubmissionRefused as refusal:
+        raise ApiError("bad_request", str(refusal)) from None
+    return _training_verdict_json(verdict)
+
+
+@router.post(
+    "/puzzles/training/{puzzle_id}/give-up",
+    auth=token_auth,
+    tags=["puzzles"],
+    response=answers(TrainingVerdictOut, (401, 403, 404, 429)),
+)
+def training_give_up(request: HttpRequest, puzzle_id: int):
+    """Give up a training puzzle and get one optimal line (``puzzle:write``); a first attempt
+    counts as a rated loss."""
+    user = _require(request, Scope.PUZZLE_WRITE)
+    verdict = training_services.training_give_up(puzzle=_training_puzzle(puzzle_id), user=user)
+    return _training_verdict_json(verdict)
 
 
 @router.get("/puzzles/{date}", tags=["puzzles"], response=answers(PuzzleOut, QUERY))

@@ -1,4 +1,5 @@
-// The daily puzzle board: draw the garden, let the solver play K turns, submit them.
+// The puzzle board of the daily puzzle and of training (stream, Streak, Storm): draw the
+// garden, let the solver play K turns, submit them.
 // The server is the judge: it sends the legal moves and the engine's sight lines of every
 // position and replays the submitted line through the engine; this script only draws (with
 // the game's board object in static/board/, as the game page and the replay do) and offers those moves.
@@ -272,7 +273,27 @@ function showResult(reply, { lineAtOnce = false } = {}) {
     p.textContent = note;
     resultBox.appendChild(p);
   }
-  if (!reply.solved) button(gettext("Try again"), {}, tryAgain, resultBox);
+  if (reply.run) {
+    const run = document.createElement("p");
+    run.className = "run-verdict";
+    run.textContent = reply.run.text;
+    resultBox.appendChild(run);
+    setText("training-run-text", reply.run.text);
+    runClock(reply.run);
+  }
+  // In a run the next puzzle is the run's: no second try at this one.
+  if (!reply.solved && !reply.run) button(gettext("Try again"), {}, tryAgain, resultBox);
+  if (reply.next_url || data.next_url) {
+    const next = document.createElement("a");
+    next.className = "button button-primary";
+    next.dataset.action = "next";
+    next.href = reply.next_url || data.next_url;
+    next.textContent = reply.run?.over ? gettext("See the result") : gettext("Next puzzle");
+    resultBox.appendChild(next);
+    next.focus();
+    // A storm runs against the clock: its next puzzle comes without a click.
+    if (reply.run?.mode === "storm" && !reply.run.over) setTimeout(() => location.assign(next.href), 700);
+  }
   if (reply.line) data.line = reply.line;
   if (reply.line && lineAtOnce) showLine(reply.line);
   else if (reply.line && !lineBox.querySelector("li")) {
@@ -281,6 +302,33 @@ function showResult(reply, { lineAtOnce = false } = {}) {
       show.remove();
     }, resultBox);
   }
+}
+
+// Storm: the time left, counted down from the server's deadline (the server's clock is
+// the judge: an answer it receives late does not count, whatever this shows).
+let clockTimer = null;
+function runClock(run) {
+  const clock = document.getElementById("training-clock");
+  if (clockTimer) clearInterval(clockTimer);
+  if (!clock) return;
+  if (!run.deadline_ms) {
+    clock.textContent = "";
+    return;
+  }
+  const offset = run.server_ms - Date.now();
+  const tick = () => {
+    const left = Math.max(0, run.deadline_ms - (Date.now() + offset));
+    const seconds = Math.ceil(left / 1000);
+    clock.textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+    if (!left) {
+      clearInterval(clockTimer);
+      clock.textContent = gettext("Time is up");
+      // The run's page asks the server, which ends the run once its own clock agrees.
+      if (!ended) setTimeout(() => location.assign(data.next_url), 1000);
+    }
+  };
+  tick();
+  clockTimer = setInterval(tick, 250);
 }
 
 function setText(id, text) {
@@ -372,4 +420,5 @@ document.addEventListener("keydown", (event) => {
   else stepBack();
 });
 if (data.line) showLine(data.line);
+if (data.run) runClock(data.run);
 render();

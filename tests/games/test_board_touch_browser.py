@@ -9,13 +9,12 @@ in one click. Each test drives Chromium with ``has_touch`` and taps with
 from __future__ import annotations
 
 import pytest
-from django.test import Client
-from playwright.sync_api import Error as PlaywrightError
 
 from games import selectors, services
 from games.models import Game
 from tests.games.conftest import live_game
 from tests.games.pages import PATIENCE, shown_ply, status, wait_for_status, wait_past_ply
+from tests.support.browser import phone, tap
 from tests.support.tables import CORRESPONDENCE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -33,38 +32,6 @@ TARGETS = """svg => [...svg.querySelectorAll('[role="button"]')].map((node) => {
     left: box.left, top: box.top, right: box.right, bottom: box.bottom,
   };
 })"""
-
-
-def phone(browser, base_url: str, user, size) -> tuple:
-    """A touch-screen phone of ``size`` holding ``user``'s session, and a page in it."""
-    client = Client()
-    client.force_login(user)
-    width, height = size
-    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base_url}]
-    )
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    return context, page
-
-
-def tap(page, locator) -> None:
-    """A finger on the centre of what ``locator`` draws."""
-    box = None
-    for _ in range(5):
-        # The page redraws its board on every frame (a presence, a move): an element found
-        # just before a redraw is gone, and is looked up again.
-        try:
-            locator.scroll_into_view_if_needed()
-            box = locator.bounding_box()
-        except PlaywrightError:
-            box = None
-        if box is not None:
-            break
-        page.wait_for_timeout(50)
-    assert box is not None, locator
-    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
 def targets_fit_a_finger(page, board: str = "#board") -> list[dict]:

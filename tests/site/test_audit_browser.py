@@ -214,7 +214,7 @@ def test_every_page_fits_every_screen(browser, asgi_server, tmp_path_factory):
                     problems.append(f"{where}: HTTP {response and response.status}")
                 if name.startswith(("play-", "watch-", "game-over")):
                     page.wait_for_selector("#board > *", state="attached")
-                if name == "puzzle":
+                if name in ("puzzle", "puzzle-training"):
                     page.wait_for_selector("#puzzle-board > *", state="attached")
                 if name == "home-challenged":
                     page.wait_for_selector(".alert-note")

@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.db import connection
 from django.test import Client
+from playwright.sync_api import Error as PlaywrightError
 
 
 @contextlib.contextmanager
@@ -60,3 +61,31 @@ def in_thread(work):
 
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(run).result()
+
+
+def phone(browser, base_url: str, user, size) -> tuple:
+    """A touch-screen phone of ``size`` holding ``user``'s session, and a page in it."""
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
+    context.add_cookies([{"name": "sessionid", "value": session_id(user), "url": base_url}])
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return context, page
+
+
+def tap(page, locator) -> None:
+    """A finger on the centre of what ``locator`` draws."""
+    box = None
+    for _ in range(5):
+        # The page redraws its board on every frame (a presence, a move): an element found
+        # just before a redraw is gone, and is looked up again.
+        try:
+            locator.scroll_into_view_if_needed()
+            box = locator.bounding_box()
+        except PlaywrightError:
+            box = None
+        if box is not None:
+            break
+        page.wait_for_timeout(50)
+    assert box is not None, locator
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)

@@ -77,6 +77,12 @@ def _site_data() -> dict:
     # Left before every player moved: aborted, with its result panel (issue 20).
     aborted = live_game([ann, cat], rated=True)
     services.game_resign(game_id=aborted.pk, user=ann)
+    # Puzzle training: a puzzle to serve and one missed (the dashboard's replay list).
+    from puzzles.training_services import training_give_up
+    from tests.support.training import QUICK_DATES, training_puzzle
+
+    training_puzzle(QUICK_DATES[0], rating=1500, source_user=ann, source_game=finished)
+    training_give_up(puzzle=training_puzzle(QUICK_DATES[1], rating=1450), user=ann)
     movers = {
         name: game.seats.get(index=game.engine_state().to_move).user for name, game in live.items()
     }
@@ -154,6 +160,10 @@ def pages_to_visit(data: dict) -> list[tuple[str, str | None, str]]:
         ("puzzle-about", None, "/puzzles/about/"),
         ("puzzle-archive", "ann", "/puzzles/archive/"),
         ("puzzle-leaderboard", "ann", "/puzzles/leaderboard/"),
+        ("puzzle-training", "ann", "/puzzles/train/"),
+        ("puzzle-streak", "ann", "/puzzles/streak/"),
+        ("puzzle-storm", None, "/puzzles/storm/"),
+        ("puzzle-dashboard", "ann", "/puzzles/dashboard/"),
         ("leaderboards", "ann", "/leaderboards/"),
         ("leaderboard-topiary", "ann", "/leaderboards/topiary/"),
         ("tournaments", "ann", "/tournaments/"),
