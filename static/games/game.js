@@ -167,6 +167,13 @@ function drawMoves() {
     li.textContent = entry.took
       ? interpolate(gettext("%(line)s (took %(tile)s)"), { line, tile: entry.took }, true)
       : line;
+    // What the move did beyond its notation, where the game's board says (a harvest, say).
+    if (entry.note) {
+      const note = document.createElement("span");
+      note.className = "move-note";
+      note.textContent = entry.note;
+      li.append(" ", note);
+    }
     if (entry.open) li.classList.add("open");
     return li;
   }));
@@ -280,7 +287,7 @@ function announceMove(previous, next) {
   const line = board.moveLines().at(-1);
   if (!line || next.moves.length <= (previous.moves?.length ?? 0) || line.seat === next.you || line.open) return;
   heard.textContent = interpolate(gettext("%(player)s played %(move)s"),
-    { player: seatName(line.seat), move: line.move }, true);
+    { player: seatName(line.seat), move: line.note ? `${line.move} (${line.note})` : line.move }, true);
 }
 
 function accept(next) {

@@ -179,6 +179,22 @@ def test_a_whole_wizards_garden_game_against_a_bot_in_the_browser(
     game = Game.objects.get()
     assert game.status == Game.Status.FINISHED and game.termination == "normal"
     assert game.record and turn == sum(entry["seat"] == 0 for entry in game.moves)
+    # The move list marks the set-up seeds and each harvest (its lines, the staff taken).
+    notes = [
+        item.locator(".move-note").all_inner_texts() for item in page.locator("#moves li").all()
+    ]
+    assert notes[:4] == [["set-up: flips nothing"]] * 4
+    harvests = 0
+    for entry, note in zip(game.moves[4:], notes[4:], strict=True):
+        facts = entry.get("facts")
+        if facts is None:
+            assert note == [], entry
+            continue
+        harvests += 1
+        lines = ", ".join(harvest["line"] for harvest in facts["harvest"])
+        assert note[0].startswith("harvests the line") and note[0].count(lines) == 1, note
+        assert note[0].endswith("takes the Wizard's Staff") == facts["staff"], note
+    assert harvests, "the greedy bot harvests when it can"
     context.close()
 
 
