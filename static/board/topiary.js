@@ -420,6 +420,14 @@ function watchSize(svg) {
   }).observe(svg);
 }
 
+// How to pick a free position on ``svg`` as it is drawn now, for a page's prompt: its circle
+// where a pointer can tell them apart, else (a phone) the edge tile, then the direction.
+export function placeHint(svg) {
+  return svg?.dataset.picking === "edge"
+    ? gettext("tap the edge tile beside it, then the direction the visitor looks")
+    : gettext("the small circles around the garden");
+}
+
 // Highlights the line of the visitor (or free position) at ``pos`` and rings the tiles it sees.
 export function highlight(svg, sightLines, pos) {
   const { line, cells } = pos ? sightOf(sightLines, pos) : { line: [], cells: [] };

@@ -170,9 +170,11 @@ function statusText(left) {
   if (ended === "gave-up") return gettext("You gave up: an optimal line is below.");
   if (!selection) {
     if (!left) return gettext("All your visitors are placed: submit, or undo to try something else.");
-    const text = ngettext("%(count)s visitor left: choose a free position (circles around the garden).",
-      "%(count)s visitors left: choose a free position (circles around the garden).", left);
-    return interpolate(text, { count: left }, true);
+    // The board says how a position is picked as it is drawn: a circle, or on a phone the
+    // edge tile and then the direction.
+    const text = ngettext("%(count)s visitor left: choose a free position (%(how)s).",
+      "%(count)s visitors left: choose a free position (%(how)s).", left);
+    return interpolate(text, { count: left, how: garden.placeHint(board.querySelector("svg")) }, true);
   }
   const { legal } = current();
   if (!selection.cell && !selection.move) {
