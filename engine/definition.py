@@ -171,10 +171,12 @@ class GameDefinition:
         or a number of players the game is not for.
         """
         options = dict(options or {})
+        # Said as a player would (``Topiary is for 2 to 4 players``), not as the option's
+        # JSON check would name its field.
+        if players not in self.seat_choices:
+            raise NotationError(code="players_not_for_game", game=self.title, seats=self.seats_text)
         if self.seats_option is not None:
             options[self.seats_option] = players
-        elif players not in self.seat_choices:
-            raise NotationError(code="players_not_for_game", game=self.title, seats=self.seats_text)
         return self.module.Options.from_json(options).to_json()
 
     def move_seen_by(

@@ -15,10 +15,12 @@ from django.core.exceptions import ValidationError
 from django.forms import modelform_factory
 from django.urls import reverse
 
+from api import services as api_services
 from engine.games import game_definition, register, unregister
 from games import selectors, services
 from games.models import Game, Seek
 from ratings.models import Rating, RatingChange
+from tests.api.conftest import Api
 from tests.games import three_in_a_row
 from tests.games.conftest import live_game
 from tests.games.sockets import Socket, in_own_loop
@@ -250,3 +252,21 @@ async def test_a_registered_game_is_played_over_the_websocket(redis_url, make_pl
     assert [seat["rank"] for seat in scored["seats"]] == [1, 2]
     for socket in sockets:
         await socket.close()
+
+
+@pytest.mark.django_db
+def test_the_api_describes_a_registered_game_and_refuses_a_table_size_in_a_players_words(
+    client, make_player, third_game
+):
+    document = client.get("/api/openapi.json").json()
+    table = document["components"]["schemas"]["TableIn"]["properties"]
+    assert table["kind"]["description"] == "topiary or wizards_garden or three_in_a_row"
+    assert "Three in a Row 2" in table["players"]["description"]
+    api = Api(client, api_services.token_create(user=make_player(), name="t", scopes=["play"])[1])
+    for kind, players, words in (
+        ("topiary", 5, "Topiary is for 2 to 4 players."),
+        ("three_in_a_row", 3, "Three in a Row is for 2 players."),
+    ):
+        refused = api.post("/tables", {"kind": kind, "players": players, "correspondence_days": 2})
+        assert refused.status_code == 400 and refused.json()["message"] == words
+    assert not Game.objects.exists()
