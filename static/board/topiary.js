@@ -465,10 +465,6 @@ export function markMove(svg, move, seat) {
 
 // ------------------------------------------------------------------ the replay
 
-// The score columns of a count (the replay's table, the result): label and score key.
-export const scoreColumns = [[gettext("Visitors"), "visitors"], [pgettext("score column", "Bonus"), "bonus"],
-  [pgettext("score column", "Hand"), "hand"], [pgettext("score column", "Total"), "total"]];
-
 // The visitor worth looking at after ``ply``: the one its turn placed.
 export function replayFocus(frames, ply) {
   const placing = frames[ply].step === "plant" ? frames[ply - 1] : frames[ply];

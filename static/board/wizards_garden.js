@@ -88,10 +88,6 @@ export function markMove(svg, move) {
 
 // ------------------------------------------------------------------ the replay
 
-// The score columns of a count: white and black flowers, and the flowers in all.
-export const scoreColumns = [[pgettext("score column: white flowers", "W"), "W"],
-  [pgettext("score column: black flowers", "B"), "B"], [gettext("Flowers"), "total"]];
-
 // Nothing on this board is pointed at after a move: its flips and harvest show by themselves.
 export function replayFocus() {
   return null;

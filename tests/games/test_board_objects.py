@@ -19,7 +19,7 @@ NAMING = re.compile(
 )
 
 #: What every page asks of a game's board object.
-EXPORTS = ("gamePage", "lesson", "figure", "replayBoard", "replayFocus", "scoreColumns", "markMove")
+EXPORTS = ("gamePage", "lesson", "figure", "replayBoard", "replayFocus", "markMove")
 
 
 def test_no_page_script_outside_static_board_names_a_game():
