@@ -1,15 +1,21 @@
-// Each game's board object (static/board/<game>.js), by the game's name as the engine and the
-// pages write it: the one list of them, so a page script finds its game's board by the kind
-// it is given and names no game. Imported statically, so a page's own module runs at once
-// (the chat, for one, looks for the page's socket when the page has loaded).
-import * as topiary from "./topiary.js";
-import * as wizardsGarden from "./wizards_garden.js";
+// Each game's board object, found by the game's name as the engine and the pages write it:
+// static/board/<kind>.js, loaded when a page first asks for it, so a new game's board script
+// is found without a line in any shared file. A game without a board script of its own
+// (one registered with only its engine module, say) is drawn by generic.js, from the
+// position's cells and the legal moves' notation (docs/subsystems/front-end.md, "Boards").
+//
+// ``boardOf`` returns a promise: a page awaits it before drawing. The game page opens its
+// socket first, since the chat looks for it at "load" and the window's load does not wait
+// for a module's top-level await.
 
-const BOARDS = { topiary, wizards_garden: wizardsGarden };
+// A game's name as the registry allows it; nothing else is put into a script's address.
+const NAME = /^[a-z][a-z0-9_]*$/;
+const loaded = new Map();
 
 export function boardOf(kind) {
-  const board = BOARDS[kind];
-  // i18n: not for users
-  if (!board) throw new Error(`No board object for the game ${kind}: add static/board/${kind}.js`);
-  return board;
+  if (!loaded.has(kind)) {
+    const own = NAME.test(kind) ? import(`./${kind}.js`) : Promise.reject(new Error("not a game's name"));
+    loaded.set(kind, own.catch(() => import("./generic.js")));
+  }
+  return loaded.get(kind);
 }

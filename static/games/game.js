@@ -69,6 +69,7 @@ function remaining(index) {
 }
 
 function drawPlayers() {
+  if (!board) return;
   const list = $("players");
   list.replaceChildren(...state.frame.seats.map((seat) => {
     const li = document.createElement("li");
@@ -184,21 +185,9 @@ function drawMoves() {
 
 // The game's board object (static/board/<kind>.js, found by the kind): its drawing, its targets and how a move
 // is picked on them, its hand, its player cards' details and its end-of-game reveal. This
-// page gives it the live state and its own actions.
-const board = boardOf(kind).gamePage({
-  state,
-  svg,
-  $,
-  legalSteps,
-  myTurn,
-  choose,
-  render,
-  oneTap,
-  sendPick,
-  seatName,
-  winnerBadge,
-  playPrompt,
-});
+// page gives it the live state and its own actions. Null until its script has loaded (the
+// end of this module): frames that come before are kept and drawn then.
+let board = null;
 
 function playPrompt(move) {
   return interpolate(gettext("Play %(move)s?"), { move }, true);
@@ -223,6 +212,7 @@ function drawChooser() {
 const result = resultPanel({ send, seatName });
 
 function render() {
+  if (!board) return;
   root.hidden = state.frame.status === "open";
   result.draw(state.frame);
   root.dataset.ply = String(state.frame.ply);
@@ -284,7 +274,7 @@ root.append(heard);
 
 function announceMove(previous, next) {
   // A move made in steps is said as its line ("c5:S c4=R3") when its last step comes.
-  const line = board.moveLines().at(-1);
+  const line = board?.moveLines().at(-1);
   if (!line || next.moves.length <= (previous.moves?.length ?? 0) || line.seat === next.you || line.open) return;
   heard.textContent = interpolate(gettext("%(player)s played %(move)s"),
     { player: seatName(line.seat), move: line.note ? `${line.move} (${line.note})` : line.move }, true);
@@ -312,7 +302,7 @@ function accept(next) {
   state.previousBoard = previous.position?.board && next.type === "move" ? previous.position.board : null;
   render();
   announceMove(previous, next);
-  if (turnChanged) board.afterTurn();
+  if (turnChanged) board?.afterTurn();
 }
 
 async function resync() {
@@ -438,3 +428,18 @@ if (state.frame.status === "open" || state.frame.status === "active" || rematchO
     goneText: gettext("This game does not exist."),
   });
 }
+board = (await boardOf(kind)).gamePage({
+  state,
+  svg,
+  $,
+  legalSteps,
+  myTurn,
+  choose,
+  render,
+  oneTap,
+  sendPick,
+  seatName,
+  winnerBadge,
+  playPrompt,
+});
+render();

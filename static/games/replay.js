@@ -41,12 +41,12 @@ function scoreTable(frame, players, columns) {
   return table;
 }
 
-function start() {
+async function start() {
   const root = document.getElementById("replay");
   const data = JSON.parse(document.getElementById("replay-data").textContent);
   const { frames, players, game } = data;
   // The game's board object (static/board/<game>.js): its board and focus.
-  const gameBoard = boardOf(game);
+  const gameBoard = await boardOf(game);
   const last = frames.length - 1;
   const board = document.getElementById("replay-board");
   const plyLabel = document.getElementById("replay-ply");

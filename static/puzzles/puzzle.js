@@ -10,7 +10,7 @@ import { seatNumber } from "../board/common.js";
 
 const data = JSON.parse(document.getElementById("puzzle-data").textContent);
 // The puzzle's game's board object (static/board/<game>.js), as every board page finds it.
-const garden = boardOf(data.position.game);
+const garden = await boardOf(data.position.game);
 const csrf = document.querySelector("input[name=csrfmiddlewaretoken]").value;
 
 // The words for a take are the game page's (the board object's TAKE_WORDS). The puzzle

@@ -23,7 +23,10 @@ from ratings.models import Rating, RatingChange
 from tests.api.conftest import Api
 from tests.games import three_in_a_row
 from tests.games.conftest import live_game
+from tests.games.pages import PATIENCE, status, wait_for_status
 from tests.games.sockets import Socket, in_own_loop
+from tests.support import servers
+from tests.support.browser import signed_in
 from tournaments.forms import TournamentForm
 from tournaments.models import Tournament
 
@@ -270,3 +273,72 @@ def test_the_api_describes_a_registered_game_and_refuses_a_table_size_in_a_playe
         refused = api.post("/tables", {"kind": kind, "players": players, "correspondence_days": 2})
         assert refused.status_code == 400 and refused.json()["message"] == words
     assert not Game.objects.exists()
+
+
+@pytest.fixture(scope="module")
+def third_game_site(server_env, server_logs):
+    """A web process and the workers with the third game registered at start-up, as a site
+    adding a game by its engine module alone would run (``TOPIARY_EXTRA_GAMES``); yields
+    the web process's base URL. Only this module's: the suite's shared server keeps the
+    house's two games."""
+    env = {**server_env, "TOPIARY_EXTRA_GAMES": three_in_a_row.__name__}
+    web, url = servers.start_web(env, server_logs)
+    workers = servers.start_worker(env, server_logs)
+    yield url
+    workers.stop()
+    web.stop()
+
+
+@pytest.mark.browser
+@pytest.mark.celery
+@pytest.mark.django_db(transaction=True)
+def test_a_registered_game_is_offered_made_and_played_to_its_end_in_the_browser(
+    browser, third_game_site, make_player, third_game, tmp_path
+):
+    ann = make_player()
+    context, page = signed_in(browser, third_game_site, ann)
+    page.goto(f"{third_game_site}/play/")
+    table_kinds = page.locator("#new-table-title ~ form select[name=kind] option")
+    assert "Three in a Row" in table_kinds.all_inner_texts()
+    form = page.locator("#bots-title ~ form")
+    form.locator("select[name=kind]").select_option("three_in_a_row")
+    form.locator("select[name=level]").select_option("random")
+    form.get_by_role("button", name="Play bots").click()
+    page.wait_for_url("**/game/*/")
+    # No board script of its own: the generic board draws its cells; no rules page, no link.
+    page.locator("#board.generic-board").wait_for()
+    assert page.locator("#board .grid-cell").count() == 9
+    assert page.get_by_role("link", name="Rules").count() == 0
+
+    turns = 0
+    while True:
+        wait_for_status([page], lambda text: text == "Your turn" or "Game over" in text)
+        if "Game over" in status(page):
+            break
+        marks = page.locator("#board .grid-cell .mark").count()
+        page.locator("#board .grid-cell:has(.cell.legal)").first.click()
+        page.locator("#confirm").click()
+        turns += 1
+        # Our mark and (unless that ended the game) the bot's answer.
+        page.wait_for_function(
+            f"document.querySelectorAll('#board .grid-cell .mark').length > {marks}",
+            timeout=PATIENCE * 1000,
+        )
+        if turns == 2:
+            for width, height in ((360, 740), (390, 844), (1280, 800)):
+                page.set_viewport_size({"width": width, "height": height})
+                page.screenshot(path=str(tmp_path / f"third-game-{width}.png"), full_page=True)
+            page.set_viewport_size({"width": 1200, "height": 900})
+    wait_for_status([page], lambda text: "wins" in text or "Draw" in text)
+    game = Game.objects.get()
+    assert game.status == Game.Status.FINISHED and game.result
+    # The final position as drawn is the engine's, mark by mark.
+    drawn = page.locator("#board .grid-cell").evaluate_all(
+        "cells => Object.fromEntries(cells.map((g) => [g.dataset.cell, g.dataset.mark]))"
+    )
+    assert drawn == game.engine_state().to_json()["cells"]
+    assert page.locator("#moves li").count() == len(game.moves)
+    assert page.locator("#result").is_visible()
+    page.screenshot(path=str(tmp_path / "third-game-over.png"), full_page=True)
+    print(f"\nScreenshots: {tmp_path}")
+    context.close()
