@@ -60,6 +60,9 @@ def test_the_lobby_offers_a_registered_game_with_its_rule_option(client, make_pl
     lobby = client.get(reverse("games:lobby")).content.decode()
     assert '<option value="three_in_a_row">Three in a Row</option>' in lobby
     assert "Three in a Row: the first mark may go in b2." in lobby
+    # It has no rules page: the lobby's note links the others' only, its address is a 404.
+    assert 'href="/rules/three-in-a-row/"' not in lobby and 'href="/rules/topiary/"' in lobby
+    assert client.get("/rules/three-in-a-row/").status_code == 404
     response = client.post(
         reverse("games:table_new"),
         {"kind": "three_in_a_row", "players": 2, "time_control": "5+3", "rated": "on"},
