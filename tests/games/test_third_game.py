@@ -343,5 +343,11 @@ def test_a_registered_game_is_offered_made_and_played_to_its_end_in_the_browser(
     assert page.locator("#moves li").count() == len(game.moves)
     assert page.locator("#result").is_visible()
     page.screenshot(path=str(tmp_path / "third-game-over.png"), full_page=True)
+    # Its replay: the generic board and the running score in the descriptor's columns.
+    page.goto(f"{third_game_site}/games/{game.pk}/replay/")
+    page.locator('[data-step="last"]').click()
+    page.locator("#replay-board .grid-cell .mark").nth(len(game.moves) - 1).wait_for()
+    heads = page.locator("#replay-score table th").all_text_contents()
+    assert heads == ["Player", "Marks", "Total"], heads
     print(f"\nScreenshots: {tmp_path}")
     context.close()
