@@ -16,9 +16,10 @@ function html(name, attrs = {}, text) {
 }
 
 // The score as it stands at a ply, in the game's score columns (its descriptor's, as the page
-// data gives them, total last): a flag column shows its word for a true value.
+// data gives them, total last): a flag column shows its word for a true value. On a phone
+// each player is a card of labelled facts (site.css, ``table-scores``), as the final table.
 function scoreTable(frame, players, columns) {
-  const table = html("table", { class: "table replay-score" });
+  const table = html("table", { class: "table table-scores replay-score" });
   const head = [pgettext("score column", "Player"), ...columns.map(({ label }) => label)];
   const thead = html("thead");
   const headRow = html("tr");
@@ -27,9 +28,9 @@ function scoreTable(frame, players, columns) {
   const tbody = html("tbody");
   for (const entry of frame.score.scores) {
     const row = html("tr");
-    const cells = columns.map(({ key, flag }) => (flag
+    const cells = columns.map(({ key, label, flag }) => (flag
       ? html("td", {}, entry[key] ? flag : "")
-      : html("td", { class: "num" }, String(entry[key] ?? ""))));
+      : html("td", { class: "num", "data-label": label }, String(entry[key] ?? ""))));
     const name = html("td");
     name.append(seatSwatch(entry.seat, "seat-dot"));
     name.append(document.createTextNode(` ${players[entry.seat]}`));
