@@ -16,7 +16,13 @@ from django.forms import modelform_factory
 from django.urls import reverse
 
 from api import services as api_services
-from engine.games import game_definition, register, unregister
+from engine.games import (
+    EXTRA_GAMES,
+    game_definition,
+    register,
+    register_extra_games,
+    unregister,
+)
 from games import selectors, services
 from games.models import Game, Seek
 from ratings.models import Rating, RatingChange
@@ -51,6 +57,18 @@ def test_registering_a_game_adds_it_and_unregistering_takes_it_away():
         unregister(three_in_a_row.NAME)
     with pytest.raises(ValueError, match="unknown game 'three_in_a_row'"):
         game_definition("three_in_a_row")
+
+
+def test_extra_game_modules_named_in_the_environment_are_registered_once(monkeypatch):
+    monkeypatch.setenv(EXTRA_GAMES, f" {three_in_a_row.__name__} ,")
+    try:
+        assert register_extra_games() == (three_in_a_row.GAME,)
+        assert register_extra_games() == ()  # already there: nothing added, nothing raised
+        assert game_definition("three_in_a_row") is three_in_a_row.GAME
+    finally:
+        unregister(three_in_a_row.NAME)
+    with pytest.raises(ModuleNotFoundError):
+        register_extra_games("tests.games.no_such_game")
 
 
 @pytest.mark.django_db
