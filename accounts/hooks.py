@@ -16,6 +16,15 @@ from django.dispatch import Signal
 #: receivers end what the player has running (tables, games, tournament entries).
 account_closing = Signal()
 
+#: Sent by ``accounts.services.vacation_start`` and ``vacation_end`` (``user=``) once the
+#: player's ``Preferences.vacation_until`` changed and was committed: the games app stops or
+#: starts the player's correspondence clocks.
+vacation_changed = Signal()
+
+#: Sent by ``accounts.services.block_set`` (``blocker=``, ``blocked=``) once a new block is
+#: committed: the games app declines the blocked player's challenges waiting for the blocker.
+player_blocked = Signal()
+
 #: name -> function(user) giving ``[(path in the archive, JSON-ready data), ...]``.
 EXPORT_PARTS: dict[str, Callable[[object], list[tuple[str, object]]]] = {}
 

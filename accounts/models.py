@@ -125,6 +125,19 @@ class Preferences(models.Model):
     language = models.CharField(max_length=8, choices=Language.choices, default="", blank=True)
     coordinates = models.BooleanField(default=True)
     animation = models.CharField(max_length=8, choices=Animation.choices, default=Animation.NORMAL)
+    # Time away (docs/subsystems/accounts.md, "Vacation"): while ``vacation_until`` is in
+    # the future the player's correspondence clocks stand still. ``vacation_started_at``
+    # is when the current (or last) vacation began; ``vacation_days_used`` counts the
+    # days charged against the allowance of the calendar year ``vacation_year`` (UTC).
+    vacation_until = models.DateTimeField(null=True, blank=True)
+    vacation_started_at = models.DateTimeField(null=True, blank=True)
+    vacation_year = models.PositiveSmallIntegerField(default=0)
+    vacation_days_used = models.PositiveSmallIntegerField(default=0)
+
+    #: Days away a player may take in a calendar year (UTC), and at most at once
+    #: (docs/subsystems/accounts.md, "Vacation").
+    VACATION_DAYS_A_YEAR = 30
+    VACATION_DAYS_AT_ONCE = 14
 
     FIELDS = ("sound", "confirm_moves", "theme", "language", "coordinates", "animation")
 
@@ -143,6 +156,16 @@ class Preferences(models.Model):
 
     def as_dict(self) -> dict:
         return {name: getattr(self, name) for name in self.FIELDS}
+
+    def away_until(self, now):
+        """The end of the player's vacation while they are away at ``now``, else None."""
+        until = self.vacation_until
+        return until if until is not None and until > now else None
+
+    def vacation_days_left(self, now) -> int:
+        """Whole days of this year's allowance not yet taken (days booked count as taken)."""
+        used = self.vacation_days_used if self.vacation_year == now.year else 0
+        return max(0, self.VACATION_DAYS_A_YEAR - used)
 
 
 class EmailChange(models.Model):
@@ -163,3 +186,43 @@ class EmailChange(models.Model):
 
     def __str__(self) -> str:
         return f"E-mail change of {self.user}"
+
+
+class Follow(models.Model):
+    """``follower`` follows ``followed``: the home page shows the followed player when they
+    are online or playing. One-way; nobody is told they are followed."""
+
+    follower = models.ForeignKey(User, on_delete=models.CASCADE, related_name="follows")
+    followed = models.ForeignKey(User, on_delete=models.CASCADE, related_name="followers")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followed"], name="follow_once"),
+            models.CheckConstraint(
+                condition=~models.Q(follower=models.F("followed")), name="follow_not_self"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.follower} follows {self.followed}"
+
+
+class Block(models.Model):
+    """``blocker`` blocked ``blocked``: the blocked player's challenges, invitations and
+    private words to the blocker are refused (docs/subsystems/accounts.md, "Blocking")."""
+
+    blocker = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocks")
+    blocked = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocked_by")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+            models.CheckConstraint(
+                condition=~models.Q(blocker=models.F("blocked")), name="block_not_self"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.blocker} blocks {self.blocked}"

@@ -11,13 +11,13 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from accounts import throttle
-from accounts.hooks import account_closing
-from accounts.models import EmailChange, Preferences, User
+from accounts.hooks import account_closing, player_blocked, vacation_changed
+from accounts.models import Block, EmailChange, Follow, Preferences, User
 from accounts.validators import username_skeleton, validate_username
 
 BOT_USERNAMES = {
@@ -156,6 +156,126 @@ def preferences_save(*, user, changes: dict) -> Preferences:
             setattr(prefs, name, value)
         prefs.save()
     return prefs
+
+
+# --------------------------------------------------------------------------- vacation
+
+
+def _vacation_told(user) -> None:
+    """Once committed, the apps that keep clocks stop or start them (``vacation_changed``)."""
+    transaction.on_commit(lambda: vacation_changed.send(sender=User, user=user))
+
+
+def vacation_start(*, user, days) -> Preferences:
+    """Go away for ``days`` whole days from now: the player's correspondence clocks stop
+    until then. Charged to this year's allowance at once; ValidationError (nothing
+    changed) for a number out of range, more than is left, or a vacation already on."""
+    if isinstance(days, str) and days.strip().isdigit():
+        days = int(days.strip())
+    most = Preferences.VACATION_DAYS_AT_ONCE
+    if type(days) is not int or not 1 <= days <= most:
+        raise ValidationError(
+            {"days": [_("Choose a whole number of days from 1 to %(most)s.") % {"most": most}]},
+            code="vacation_days",
+        )
+    with transaction.atomic():
+        prefs, _created = Preferences.objects.select_for_update().get_or_create(user=user)
+        now = timezone.now()
+        if prefs.away_until(now) is not None:
+            raise ValidationError(
+                {"days": [_("You are already away. Come back first to plan another vacation.")]},
+                code="vacation_on",
+            )
+        left = prefs.vacation_days_left(now)
+        if days > left:
+            raise ValidationError(
+                {
+                    "days": [
+                        ngettext(
+                            "You have %(count)s day of vacation left this year.",
+                            "You have %(count)s days of vacation left this year.",
+                            left,
+                        )
+                        % {"count": left}
+                    ]
+                },
+                code="vacation_allowance",
+            )
+        if prefs.vacation_year != now.year:
+            prefs.vacation_year, prefs.vacation_days_used = now.year, 0
+        prefs.vacation_days_used += days
+        prefs.vacation_started_at = now
+        prefs.vacation_until = now + timedelta(days=days)
+        prefs.save()
+        _vacation_told(user)
+    return prefs
+
+
+def vacation_end(*, user) -> Preferences:
+    """Come back early: the clocks start again from where they stopped, and the whole
+    days not begun go back to the allowance. ValidationError if not away."""
+    with transaction.atomic():
+        prefs, _created = Preferences.objects.select_for_update().get_or_create(user=user)
+        now = timezone.now()
+        if prefs.away_until(now) is None:
+            raise ValidationError({"__all__": [_("You are not on vacation.")]}, code="vacation_off")
+        unused = (prefs.vacation_until - now) // timedelta(days=1)
+        if prefs.vacation_year == prefs.vacation_started_at.year:
+            prefs.vacation_days_used = max(0, prefs.vacation_days_used - unused)
+        prefs.vacation_until = now
+        prefs.save()
+        _vacation_told(user)
+    return prefs
+
+
+# --------------------------------------------------------------------------- following and blocking
+
+
+def _other_player(user, username: str, yourself: str) -> User:
+    """The active player called ``username`` (not ``user``), or ValidationError."""
+    if user is None or not user.is_authenticated:
+        raise ValidationError(_("Sign in first."), code="signed_out")
+    other = User.objects.filter(username__iexact=str(username).strip(), is_active=True).first()
+    if other is None:
+        raise ValidationError(
+            _("There is no player called %(name)s.") % {"name": repr(username)}, code="no_user"
+        )
+    if other.pk == user.pk:
+        raise ValidationError(yourself, code="yourself")
+    return other
+
+
+def follow_set(*, user, username: str, on: bool = True) -> User:
+    """Follow (or stop following) a player; the player followed. Following a player who
+    blocked you, or whom you blocked, is refused."""
+    other = _other_player(user, username, _("You cannot follow yourself."))
+    if not on:
+        Follow.objects.filter(follower=user, followed=other).delete()
+        return other
+    if Block.objects.filter(
+        models.Q(blocker=other, blocked=user) | models.Q(blocker=user, blocked=other)
+    ).exists():
+        raise ValidationError(
+            _("You cannot follow %(name)s.") % {"name": other.username}, code="blocked"
+        )
+    Follow.objects.get_or_create(follower=user, followed=other)
+    return other
+
+
+def block_set(*, user, username: str, on: bool = True) -> User:
+    """Block (or unblock) a player: a blocked player's challenges, invitations and chat
+    no longer reach you, and neither of you follows the other any more."""
+    other = _other_player(user, username, _("You cannot block yourself."))
+    if not on:
+        Block.objects.filter(blocker=user, blocked=other).delete()
+        return other
+    with transaction.atomic():
+        Block.objects.get_or_create(blocker=user, blocked=other)
+        Follow.objects.filter(
+            models.Q(follower=user, followed=other) | models.Q(follower=other, followed=user)
+        ).delete()
+        transaction.on_commit(lambda: player_blocked.send(sender=User, blocker=user, blocked=other))
+    return other
 
 
 # --------------------------------------------------------------------------- e-mail address
@@ -336,9 +456,9 @@ def account_close(*, user, password: str, code: str = "", address: str = "") -> 
     """Close the account for good, or raise ValidationError and change nothing.
 
     The name stays (history reads right, nobody can take it); the address, password,
-    preferences, authenticators and sessions go. Open tables and challenges are cancelled,
-    running games resigned, upcoming and running tournaments left, and the account
-    drops off the leaderboards (inactive).
+    preferences, follows and blocks, authenticators and sessions go. Open tables and
+    challenges are cancelled, running games resigned, upcoming and running tournaments
+    left, and the account drops off the leaderboards (inactive).
     """
     password_confirm(user=user, password=password, address=address)
     if two_factor_device(user) is not None:
@@ -362,6 +482,9 @@ def account_close(*, user, password: str, code: str = "", address: str = "") -> 
         TOTPDevice.objects.filter(user=user).delete()
         StaticDevice.objects.filter(user=user).delete()
         EmailChange.objects.filter(user=user).delete()
+        # Whom they followed and blocked, and who followed them: gone with the account.
+        Follow.objects.filter(models.Q(follower=user) | models.Q(followed=user)).delete()
+        Block.objects.filter(blocker=user).delete()
         _sessions_end(user)
     return user
 

@@ -33,5 +33,8 @@ urlpatterns = [
     path("account/two-factor/", views.two_factor, name="two_factor"),
     path("account/close/", views.account_close, name="close"),
     path("account/export/", views.data_export, name="export"),
+    path("account/vacation/", views.vacation, name="vacation"),
     path("@/<str:username>/", views.profile, name="profile"),
+    path("@/<str:username>/follow", views.follow, name="follow"),
+    path("@/<str:username>/block", views.block, name="block"),
 ]

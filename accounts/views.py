@@ -16,9 +16,10 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse, reverse_lazy
-from django.utils import translation
+from django.utils import formats, translation
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 from django.views.decorators.http import require_http_methods
 
 from accounts import selectors, services, throttle
@@ -44,18 +45,38 @@ PENDING_NEXT = "two_factor_next"
 PENDING_SECONDS = 300
 
 
+def _with_next(url: str, next_url: str | None) -> str:
+    return f"{url}?{urlencode({'next': next_url})}" if next_url else url
+
+
+def _next_of(request) -> str:
+    """The page to come back to (``next``, posted or in the query), if it is this site's."""
+    wanted = request.POST.get("next") or request.GET.get("next", "")
+    safe = url_has_allowed_host_and_scheme(
+        wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return wanted if safe else ""
+
+
 def register(request):
-    """Sign up, then arrive logged in on your new profile."""
+    """Sign up, then arrive logged in on your new profile (or on ``next``: an invite link
+    followed signed out comes back to its table)."""
     if request.user.is_authenticated:
         return redirect("home")
     form = RegistrationForm(request.POST or None)
+    next_url = _next_of(request)
+    context = {
+        "form": form,
+        "next": next_url,
+        "login_url": _with_next(reverse("accounts:login"), next_url),
+    }
     address = request.META.get("REMOTE_ADDR", "")
     if request.method == "POST" and throttle.registration_blocked(address=address):
         form.is_valid()
         form.add_error(
             None, _("Too many accounts were opened from your address. Try again in an hour.")
         )
-        return render(request, "accounts/register.html", {"form": form}, status=429)
+        return render(request, "accounts/register.html", context, status=429)
     if request.method == "POST" and form.is_valid():
         try:
             user = services.user_register(
@@ -71,10 +92,10 @@ def register(request):
             messages.success(
                 request, _("Welcome to Topiary Online, %(name)s!") % {"name": user.username}
             )
-            return redirect("accounts:profile", username=user.username)
+            return redirect(next_url or reverse("accounts:profile", args=[user.username]))
     # A form shown again with its errors is a page like any other (200): a 400 would show
     # in the browser's console as a failed request.
-    return render(request, "accounts/register.html", {"form": form})
+    return render(request, "accounts/register.html", context)
 
 
 class LoginView(auth_views.LoginView):
@@ -82,6 +103,12 @@ class LoginView(auth_views.LoginView):
 
     form_class = LoginForm
     redirect_authenticated_user = True
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        # "Create an account" keeps where the player was going (an invite link, say).
+        context["register_url"] = _with_next(reverse("accounts:register"), context.get("next"))
+        return context
 
     def form_valid(self, form):
         user = form.get_user()
@@ -194,10 +221,11 @@ def _saved(request, text, *, language: str):
 
 
 def _settings_page(request, form):
+    signed_in = request.user.is_authenticated
     context = {
         "form": form,
-        "two_factor_on": request.user.is_authenticated
-        and services.two_factor_device(request.user) is not None,
+        "two_factor_on": signed_in and services.two_factor_device(request.user) is not None,
+        "vacation": selectors.vacation_of(user=request.user) if signed_in else None,
     }
     status = 400 if form.errors else 200
     return render(request, "accounts/settings.html", context, status=status)
@@ -421,4 +449,78 @@ def profile(request, username: str):
     profile_user = selectors.profile_user_by_username(username=username)
     if profile_user.username != username:
         return redirect("accounts:profile", username=profile_user.username, permanent=True)
-    return render(request, "accounts/profile.html", {"profile_user": profile_user})
+    context = {
+        "profile_user": profile_user,
+        "away_until": selectors.away_until(user=profile_user),
+        "relation": selectors.relation_of(user=request.user, other=profile_user),
+    }
+    return render(request, "accounts/profile.html", context)
+
+
+def _first_message(error: ValidationError) -> str:
+    return error.messages[0] if error.messages else str(error)
+
+
+@login_required
+@require_http_methods(["POST"])
+def vacation(request):
+    """Go away for some days (``days``), or come back early (``back``)."""
+    try:
+        if "back" in request.POST:
+            services.vacation_end(user=request.user)
+            messages.success(request, _("Welcome back: your clocks run again."))
+        else:
+            prefs = services.vacation_start(user=request.user, days=request.POST.get("days", ""))
+            messages.success(
+                request,
+                _(
+                    "Enjoy your time away. Your days-per-move clocks stand still until "
+                    "%(until)s UTC."
+                )
+                % {
+                    "until": formats.date_format(
+                        prefs.vacation_until, pgettext("date and time format", "j F Y, H:i")
+                    )
+                },
+            )
+    except ValidationError as error:
+        messages.error(request, _first_message(error))
+    return redirect(f"{reverse('accounts:settings')}#vacation")
+
+
+def _relation_set(request, username: str, change, done_on: str, done_off: str):
+    """Follow/unfollow or block/unblock from a profile (``on`` posted: "1" or "0")."""
+    on = request.POST.get("on", "1") != "0"
+    try:
+        other = change(user=request.user, username=username, on=on)
+    except ValidationError as error:
+        messages.error(request, _first_message(error))
+        return redirect("accounts:profile", username=username)
+    messages.success(request, (done_on if on else done_off) % {"name": other.username})
+    return redirect("accounts:profile", username=other.username)
+
+
+@login_required
+@require_http_methods(["POST"])
+def follow(request, username: str):
+    """Follow a player (``on=0``: stop following)."""
+    return _relation_set(
+        request,
+        username,
+        services.follow_set,
+        _("You follow %(name)s: the home page shows when they are online or playing."),
+        _("You no longer follow %(name)s."),
+    )
+
+
+@login_required
+@require_http_methods(["POST"])
+def block(request, username: str):
+    """Block a player (``on=0``: unblock)."""
+    return _relation_set(
+        request,
+        username,
+        services.block_set,
+        _("You blocked %(name)s: their challenges, invitations and chat no longer reach you."),
+        _("You unblocked %(name)s."),
+    )

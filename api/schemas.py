@@ -166,6 +166,10 @@ class ProfileOut(UserOut):
     ratings: dict[str, RatingOut] = Field(
         json_schema_extra=_described(lambda: f"by kind: {', '.join([*_kinds(), PUZZLE])}")
     )
+    vacation_until: str | None = Field(
+        description="ISO 8601: while the player is on vacation (their days-per-move clocks "
+        "stand still), when it ends; else null"
+    )
 
 
 class RatingChangeOut(Schema):
@@ -262,9 +266,12 @@ class TournamentOut(Schema):
     rated: bool
     bots_allowed: bool
     table_size: int
-    clock_initial: int
-    clock_increment: int
-    starts_at: str
+    clock_initial: int = Field(description="seconds on each clock at the start")
+    clock_increment: int = Field(description="seconds added per move")
+    time_control: str = Field(description="the same clock as pages write it: ½+1, 3+2")
+    starts_at: str = Field(description="the announced start")
+    started_at: str | None = Field(description="when it really began (null before)")
+    finished_at: str | None = Field(description="when it ended or was cancelled (null before)")
     max_players: int
     created_by: str | None
 

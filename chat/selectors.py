@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from accounts.selectors import blocked_ids
 from chat.models import Message, Mute
 from chat.rooms import Room
 
@@ -10,10 +11,13 @@ HISTORY_LENGTH = 100
 
 
 def muted_ids(user) -> set[int]:
-    """The ids of the users ``user`` muted (none for a visitor)."""
+    """The ids of the users whose messages ``user`` is not shown: those they muted, and
+    those they blocked (``accounts.Block``: a blocked player's chat does not reach them).
+    None for a visitor."""
     if user is None or not user.is_authenticated:
         return set()
-    return set(Mute.objects.filter(user=user).values_list("muted_id", flat=True))
+    muted = set(Mute.objects.filter(user=user).values_list("muted_id", flat=True))
+    return muted | blocked_ids(user=user)
 
 
 def muted_names(user) -> list[str]:

@@ -1,4 +1,5 @@
-"""What games do when an account closes or exports its data (``accounts.hooks``)."""
+"""What games do when an account closes, exports its data or goes on vacation
+(``accounts.hooks``)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,19 @@ def account_closing(sender, user, **kwargs) -> None:
     for game_id in list(running.values_list("pk", flat=True)):
         with contextlib.suppress(services.Refused):
             services.game_resign(game_id=game_id, user=user)
+
+
+def vacation_changed(sender, user, **kwargs) -> None:
+    """The player went away or came back: stop or start their correspondence clocks."""
+    services.vacation_sync_player(user_id=user.pk)
+
+
+def player_blocked(sender, blocker, blocked, **kwargs) -> None:
+    """Decline the blocked player's challenges still waiting for the one who blocked them."""
+    waiting = Game.objects.filter(created_by=blocked, invited=blocker, status=Game.Status.OPEN)
+    for game_id in list(waiting.values_list("pk", flat=True)):
+        with contextlib.suppress(services.Refused):
+            services.table_leave(game_id=game_id, user=blocker)
 
 
 @export_part("games")

@@ -50,6 +50,13 @@ class TableForm(forms.Form):
         label=gettext_lazy("Time control"), choices=TimeControl.choices, initial=TimeControl.RAPID
     )
     rated = forms.BooleanField(label=gettext_lazy("Rated"), required=False, initial=True)
+    unlisted = forms.BooleanField(
+        label=gettext_lazy("Invite link only"),
+        help_text=gettext_lazy(
+            "Not listed in the lobby: only players you send the table's invite link can join."
+        ),
+        required=False,
+    )
 
     #: The lobby shows several of these forms at once: each needs ids of its own.
     id_prefix = "table"
@@ -84,12 +91,13 @@ class TableForm(forms.Form):
     @classmethod
     def chosen_in(cls, query) -> dict:
         """The choices a link to the lobby names (``?kind=...&rated=1``), as initial values:
-        the result panel's "New opponent" opens the lobby with the game's settings."""
+        the result panel's "New opponent" opens the lobby with the game's settings, a
+        profile's "Challenge" with the player's name (``?opponent=...``)."""
         fields = cls().fields
         return {
             name: query[name] == "1" if isinstance(field, forms.BooleanField) else query[name]
             for name, field in fields.items()
-            if name in query and name != "opponent"
+            if name in query
         }
 
     def main_fields(self):
@@ -126,6 +134,7 @@ class ChallengeForm(TableForm):
 
     opponent = forms.CharField(label=gettext_lazy("Opponent's username"), max_length=150)
     players = None
+    unlisted = None
     id_prefix = "challenge"
 
 
@@ -134,4 +143,5 @@ class BotGameForm(TableForm):
 
     level = forms.ChoiceField(label=gettext_lazy("Bot level"), choices=BOT_LEVEL_CHOICES)
     rated = forms.BooleanField(label=gettext_lazy("Rated"), required=False, initial=False)
+    unlisted = None
     id_prefix = "bot"

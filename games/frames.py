@@ -64,6 +64,9 @@ def _seat_json(game: Game, seat: Seat, now, reveal_results: bool) -> dict:
             )
         ),
         "away_ms": None if since is None else int((now - since).total_seconds() * 1000),
+        "vacation_until": _epoch_ms(seat.away_until)
+        if game.status == Game.Status.ACTIVE and seat.away_until and seat.away_until > now
+        else None,
     }
     if reveal_results:
         entry["score"] = seat.score
@@ -207,6 +210,7 @@ def game_payload(
         and all(entry["seat"] != playing_seat for entry in game.moves),
         "clocks": _clocks(game, seats, to_move, now),
         "deadline": _epoch_ms(game.deadline),
+        "paused_ms": game.paused_ms if game.status == Game.Status.ACTIVE else None,
         "server_time": _epoch_ms(now),
         "termination": game.termination or None,
         "result": game.result if finished else None,

@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
 from engine.games import all_games, game_definition, game_names
+from kit.text import clock_notation
 
 #: How long a player in a live game may be gone before an opponent may claim the win.
 GONE_CLAIM_AFTER = timedelta(seconds=60)
@@ -230,6 +231,16 @@ class Game(RowWrites, models.Model):
     rematch = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch_of"
     )
+    # Time away (docs/subsystems/accounts.md, "Vacation"): while the player to move of a
+    # correspondence game is away, ``deadline`` is None and this is the time their turn
+    # had left when it stopped (milliseconds); None while the clock runs.
+    paused_ms = models.BigIntegerField(null=True, blank=True)
+    # Invite links (``games.services.invites``): the hash of the link's token while the
+    # table is open (None once it starts), the random part the token is made from, and
+    # whether the table is left out of the lobby (only the link seats anyone).
+    invite_hash = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    invite_nonce = models.CharField(max_length=32, blank=True)
+    unlisted = models.BooleanField(default=False)
     # One more with every update of the row (a database trigger: migration 0006): a
     # process that holds the game in memory between its moves (``games.held``) knows by
     # it whether anyone else wrote the game since.
@@ -315,9 +326,10 @@ class Game(RowWrites, models.Model):
 
     @property
     def time_control(self) -> str:
-        """The time control as people say it: ``5+3`` or ``1 day``."""
+        """The time control as people say it: ``5+3``, ``½+1`` (``kit.text.clock_notation``)
+        or ``1 day``."""
         if self.is_live:
-            return f"{self.clock_initial / 60:g}+{self.clock_increment or 0}"
+            return clock_notation(self.clock_initial, self.clock_increment)
         if self.correspondence_days:
             days = self.correspondence_days
             return f"{days} day{'s' if days != 1 else ''}"
@@ -427,9 +439,21 @@ class Seat(RowWrites, models.Model):
     forfeit = models.CharField(max_length=10, choices=Forfeit.choices, blank=True)
     # Last sign of life from the player's page (connect, message, heartbeat or leaving).
     last_seen = models.DateTimeField(null=True, blank=True)
+    # The end of the player's vacation while they are away (a correspondence game's copy
+    # of ``Preferences.vacation_until``, kept by ``games.services.vacations``): frames
+    # show it, and their turns' clocks stand still until then.
+    away_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["index"]
+        indexes = [
+            # The vacations sweep looks for the few seats whose player is away.
+            models.Index(
+                fields=["away_until"],
+                condition=models.Q(away_until__isnull=False),
+                name="seat_away_until",
+            ),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["game", "index"], name="one_player_per_seat"),
         ]

@@ -13,4 +13,11 @@ BEAT_SCHEDULE = {
         "schedule": 5.0,
         "options": {"expires": 5.0},
     },
+    "games-vacations": {
+        "task": "games.tasks.vacations_sweep",
+        # A vacation's end starts its clocks within half a minute (from the moment they
+        # start: the player loses none of their time to the wait).
+        "schedule": 30.0,
+        "options": {"expires": 30.0},
+    },
 }

@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import Block
 from engine.games import all_games, game_definition
 from games import live, services
 from games.hooks import ratings_for
@@ -109,12 +110,23 @@ def _playing_live(user) -> bool:
 
 
 def _group_for(seek: Seek, others: list[Seek], size: int) -> list[Seek]:
-    """``seek`` and the oldest of ``others`` who suit it and each other, at most ``size``."""
+    """``seek`` and the oldest of ``others`` who suit it and each other, at most ``size``;
+    two players of whom one blocked the other never sit at one table."""
+    user_ids = [seek.user_id, *(other.user_id for other in others)]
+    blocked = {
+        frozenset(pair)
+        for pair in Block.objects.filter(
+            blocker_id__in=user_ids, blocked_id__in=user_ids
+        ).values_list("blocker_id", "blocked_id")
+    }
     group = [seek]
     for other in others:
         if len(group) == size:
             break
-        if all(member.suits(other) for member in group):
+        if all(
+            member.suits(other) and frozenset((member.user_id, other.user_id)) not in blocked
+            for member in group
+        ):
             group.append(other)
     return group
 

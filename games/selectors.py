@@ -10,14 +10,17 @@ from __future__ import annotations
 from datetime import timedelta
 from urllib.parse import urlencode
 
+from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, Q
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.presence import online_of
+from accounts.selectors import followed_ids
 from games import held, rows
 from games.frames import game_payload as game_payload
 from games.hooks import ratings_shown
-from games.models import Game, Seat
+from games.models import Game, Seat, TimeControl
 
 
 def game_with_seats(game_id: int) -> tuple[Game, list[Seat]]:
@@ -84,8 +87,9 @@ def _table_json(game: Game, user, ratings: dict) -> dict:
 
 
 def tables_open(user) -> list[dict]:
-    """Tables waiting for players that ``user`` may see: open ones and their own challenges."""
-    visible = Q(invited__isnull=True)
+    """Tables waiting for players that ``user`` may see: open ones (not those seated by
+    invite link only), and their own tables and challenges."""
+    visible = Q(invited__isnull=True, unlisted=False)
     if user is not None and user.is_authenticated:
         visible |= Q(invited=user) | Q(created_by=user)
     games = (
@@ -154,6 +158,8 @@ def correspondence_of(user, limit: int = 20) -> list[dict]:
                 "to_move": mover.user,
                 "your_turn": mover.user_id == user.pk,
                 "deadline": game.deadline,
+                # The player to move is on vacation: their clock stands still.
+                "paused": game.paused_ms is not None,
             }
         )
     far = timezone.now() + timedelta(days=365)
@@ -184,6 +190,46 @@ def games_of(user, limit: int = 10) -> list[Game]:
     )
 
 
+def followed_now(user, *, games_each: int = 3) -> list[dict]:
+    """The players ``user`` follows who are online or playing now (online first), each as
+    ``{"user", "online", "games"}``: their running games to watch, newest first."""
+    ids = followed_ids(user=user)
+    if not ids:
+        return []
+    online = online_of(ids)
+    running = (
+        Game.objects.filter(status=Game.Status.ACTIVE, seats__user_id__in=ids, seats__forfeit="")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
+        )
+        .order_by("-started_at")
+        .distinct()
+    )
+    playing: dict[int, list[Game]] = {}
+    for game in running:
+        for seat in game.seats.all():
+            if seat.user_id in ids and not seat.forfeit:
+                playing.setdefault(seat.user_id, []).append(game)
+    users = get_user_model().objects.in_bulk([pk for pk in ids if pk in online or pk in playing])
+    entries = [
+        {
+            "user": users[pk],
+            "online": pk in online,
+            "games": [
+                {
+                    **game_brief(game),
+                    "players": [seat.user for seat in game.seats.all() if seat.user is not None],
+                }
+                for game in playing.get(pk, [])[:games_each]
+            ],
+        }
+        for pk in ids
+        if pk in users
+    ]
+    entries.sort(key=lambda entry: not entry["online"])
+    return entries
+
+
 def new_opponent_url(game_id: int) -> str:
     """The lobby with this game's settings chosen, for a game against someone else.
 
@@ -196,12 +242,10 @@ def new_opponent_url(game_id: int) -> str:
         if game.is_live
         else f"{game.correspondence_days}d"
     )
-    query = {
-        "kind": game.kind,
-        "players": len(seats),
-        "time_control": time_control,
-        "rated": "1" if game.rated else "0",
-    }
+    query = {"kind": game.kind, "players": len(seats), "rated": "1" if game.rated else "0"}
+    # A tournament's clock (1/2+1, say) is not one the lobby offers: the lobby's own default then.
+    if time_control in TimeControl.values:
+        query["time_control"] = time_control
     for option in game.definition.rule_options:
         ticked = game.options.get(option.name) == option.value(True)
         query[option.field_name] = "1" if ticked else "0"

@@ -13,3 +13,16 @@ game_finished = Signal()
 #: scoring, which is retried. A receiver may answer a dict of public facts to add to
 #: ``game.result`` (the ratings app answers ``{"ratings": [...]}``, shown on the game page).
 game_scored = Signal()
+
+#: Sent with ``sender=Game, game_id=..., ply=..., user_id=...`` after the commit of a move
+#: that hands a correspondence turn to a person (live games, forfeited seats and the house
+#: bots never): the alerts app queues its push and e-mail alerts here, off the move's path.
+turn_came = Signal()
+
+#: Sent with ``sender=Game, game_id=..., user_id=...`` after the commit of a challenge to
+#: ``user_id`` (a table made for one invited player).
+challenge_sent = Signal()
+
+#: Sent with ``sender=Game, game_id=..., user_ids=[...]`` after the commit of a game's start,
+#: naming the people at the table.
+game_started = Signal()

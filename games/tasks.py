@@ -64,6 +64,13 @@ def games_sweep() -> dict:
 
 
 @shared_task(acks_late=True)
+def vacations_sweep() -> dict:
+    """The periodic job: clocks of vacations that ran out start again (and any game a
+    vacation's change missed is brought in step)."""
+    return services.vacations_sweep()
+
+
+@shared_task(acks_late=True)
 def seeks_top_up() -> dict:
     """The periodic job: bots fill quick-pairing tables whose chosen wait is over."""
     return seeks.seeks_top_up()

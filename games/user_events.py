@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from games import live
+from games import live, signals
 from games.models import Game, Seat
 from games.selectors import challenge_json, game_brief
 
@@ -22,6 +22,12 @@ def _send_after_commit(user_ids: list[int], frame: dict) -> None:
     groups = [live.user_group(user_id) for user_id in user_ids]
     if groups:
         transaction.on_commit(lambda: live.send_each(groups, frame))
+
+
+def _signal_after_commit(signal, **facts) -> None:
+    """Send ``signal`` (ids only) once the change is committed; a receiver that fails
+    (the broker down while the alerts app queues a task) must not fail the change."""
+    transaction.on_commit(lambda: signal.send(sender=Game, **facts), robust=True)
 
 
 def _reads_events(user) -> bool:
@@ -40,6 +46,7 @@ def challenge_sent(game: Game) -> None:
     if game.invited_id is None or not _reads_events(game.invited):
         return
     _send_after_commit([game.invited_id], challenge_json(game))
+    _signal_after_commit(signals.challenge_sent, game_id=game.pk, user_id=game.invited_id)
 
 
 def challenge_gone(game: Game, *, by) -> None:
@@ -67,6 +74,9 @@ def game_started(game: Game, seats: list[Seat]) -> None:
         opponents = [other.user.username for other in seats if other.index != seat.index]
         frame = {"type": "game_started", "opponents": opponents, **game_brief(game)}
         _send_after_commit([seat.user_id], frame)
+    if people:
+        user_ids = [seat.user_id for seat in people]
+        _signal_after_commit(signals.game_started, game_id=game.pk, user_ids=user_ids)
 
 
 def game_over(sender, game: Game, **kwargs) -> None:
@@ -90,3 +100,4 @@ def turn_came(game: Game, mover: Seat) -> None:
     if game.deadline is not None:
         frame["deadline"] = int(game.deadline.timestamp() * 1000)
     _send_after_commit([mover.user_id], frame)
+    _signal_after_commit(signals.turn_came, game_id=game.pk, ply=game.ply, user_id=mover.user_id)

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -18,7 +19,13 @@ from games.forms import BotGameForm, ChallengeForm, TableForm
 from games.models import Game
 from games.services import Refused
 
-REFUSAL_STATUS = {"not_found": 404, "bad_request": 400, "not_signed_in": 403, "not_seated": 403}
+REFUSAL_STATUS = {
+    "not_found": 404,
+    "bad_request": 400,
+    "not_signed_in": 403,
+    "not_seated": 403,
+    "blocked": 403,
+}
 
 
 def _lobby(request: HttpRequest, status: int = 200, **forms) -> HttpResponse:
@@ -72,9 +79,40 @@ def table_new(request: HttpRequest) -> HttpResponse:
         TableForm,
         "table_form",
         lambda form: services.table_create(
-            user=request.user, players=form.cleaned_data["players"], **form.game_fields()
+            user=request.user,
+            players=form.cleaned_data["players"],
+            unlisted=form.cleaned_data["unlisted"],
+            **form.game_fields(),
         ),
     )
+
+
+#: Refusals an invite link answers, by their HTTP status.
+INVITE_STATUS = {"invite_expired": 410, "blocked": 403}
+
+
+@require_http_methods(["GET", "POST"])
+def invite(request: HttpRequest, token: str) -> HttpResponse:
+    """An invite link: the table it names and a button to take a seat (a GET changes
+    nothing, so a link preview or an embedded image seats nobody). Signed out, the
+    player signs in or registers first and comes back here."""
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('accounts:login')}?{urlencode({'next': request.path})}")
+    table, error, status = None, "", 200
+    try:
+        table = services.invite_table(token=token)
+        if request.method == "POST":
+            game = services.invite_join(token=token, user=request.user)
+            return redirect("games:game", game_id=game.pk)
+    except Refused as refusal:
+        if refusal.code == "already_seated":
+            return redirect("games:game", game_id=table.pk)
+        error, status = refusal.reason, INVITE_STATUS.get(refusal.code, 409)
+        if refusal.code == "invite_expired":
+            table = None
+    seats = [] if table is None else list(table.seats.select_related("user").order_by("index"))
+    context = {"table": table, "seats": seats, "error": error}
+    return render(request, "games/invite.html", context, status=status)
 
 
 @require_http_methods(["GET", "POST"])
@@ -119,11 +157,22 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     frame = _frame_or_404(game_id, request.user)
     game = (
         Game.objects.filter(pk=game_id)
-        .only("invited", "clock_initial", "clock_increment", "correspondence_days")
+        .only(
+            "invited",
+            "clock_initial",
+            "clock_increment",
+            "correspondence_days",
+            "status",
+            "created_by",
+            "invite_hash",
+            "invite_nonce",
+            "unlisted",
+        )
         .first()
     )
     if game is None:
         raise Http404("No such game")
+    token = services.invite_token(game, request.user)
     return render(
         request,
         "games/game.html",
@@ -137,6 +186,10 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
             "time_control_text": game.time_control_text,
             # A challenge waits for its player: no bots in the free seat.
             "challenge": game.invited_id is not None,
+            "invite_url": request.build_absolute_uri(reverse("games:invite", args=[token]))
+            if token
+            else None,
+            "unlisted": game.unlisted,
         },
     )
 

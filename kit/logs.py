@@ -11,7 +11,8 @@ logged them (our code, Django's ``django.request``/``django.security``, uvicorn,
 Celery): the secret parameters of the site's own routes (a password-reset or
 address-confirmation link becomes its route, ``/account/email/confirm/<token>/``),
 e-mail addresses, ``Bearer``/``Basic`` credentials and ``sessionid=``, ``token=``...
-values. Error reports run the same ``scrub_text`` (``kit.errors``).
+values, and the browsers' Web Push endpoints. Error reports run the same ``scrub_text``
+(``kit.errors``).
 """
 
 from __future__ import annotations
@@ -51,6 +52,12 @@ _SECRET_FIELD = re.compile(
 #: One path segment as it may appear in text: up to a slash, a quote, a space or a query.
 _SEGMENT = r"[^/\s'\"?#&<>]+"
 _ROUTE_PARAMETER = re.compile(r"<(?:[^>:]+:)?([^>]+)>")
+#: A Web Push endpoint is a secret (whoever has it can push to that browser): the paths of
+#: the browsers' push services (Chrome's FCM, Firefox's autopush, Edge's WNS, Safari's).
+_PUSH_ENDPOINT = re.compile(
+    r"(?i)(fcm\.googleapis\.com/(?:fcm/send|wp)|push\.services\.mozilla\.com/wpush/v\d"
+    r"|\.notify\.windows\.com/w|web\.push\.apple\.com)/[^\s'\"<>]+"
+)
 
 
 def _route_fragments(pattern) -> list[tuple[str, str | None]]:
@@ -140,6 +147,8 @@ def scrub_text(text: str) -> str:
             text = regex.sub(_route_masked(masks), text)
     if "@" in text or "%40" in text:
         text = _EMAIL.sub("[email]", text)
+    if "push" in text or "fcm" in text or "notify" in text:
+        text = _PUSH_ENDPOINT.sub(rf"\1/{SCRUBBED}", text)
     text = _CREDENTIAL.sub(rf"\1 {SCRUBBED}", text)
     if "=" in text:
         text = _SECRET_FIELD.sub(rf"\1={SCRUBBED}", text)

@@ -147,6 +147,7 @@ LOCAL_APPS = [
     "ratings",
     "puzzles",
     "tournaments",
+    "alerts",
     "api",
     "analysis",
     "learn",
@@ -239,6 +240,24 @@ else:
     # The embedded default: each message is a file a developer can open.
     EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
     EMAIL_FILE_PATH = env("EMAIL_FILE_PATH") or str(BASE_DIR / "var" / "mail")
+# Web Push (docs/ALERTS.md): the site's VAPID key pair, base64url (the private key's 32
+# bytes, the public key's 65-byte point) and the contact push services may write to.
+# Unset, a pair is made once and kept in VAPID_KEY_FILE (default var/vapid.json), as the
+# embedded default and the tests use; every web and worker process must share one pair.
+# The site's address as players reach it, for links in e-mails sent by tasks (no request).
+SITE_URL = env("SITE_URL", "http://localhost:8000").rstrip("/")
+VAPID_PRIVATE_KEY = env("TOPIARY_VAPID_PRIVATE_KEY")
+VAPID_PUBLIC_KEY = env("TOPIARY_VAPID_PUBLIC_KEY")
+VAPID_SUBJECT = env("TOPIARY_VAPID_SUBJECT", "mailto:noreply@localhost")
+# Push endpoints must be https on a browser's push service (Chrome's FCM, Firefox's
+# autopush, Edge's WNS, Safari's); PUSH_ALLOW_HTTP (DEBUG, the tests) takes any http(s)
+# address instead, for a local stand-in.
+PUSH_ALLOW_HTTP = env_bool("PUSH_ALLOW_HTTP", DEBUG)
+PUSH_SERVICE_HOSTS = env_list(
+    "PUSH_SERVICE_HOSTS",
+    "fcm.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com",
+)
+VAPID_KEY_FILE = env("TOPIARY_VAPID_KEY_FILE") or str(BASE_DIR / "var" / "vapid.json")
 # The public API's rate limits (docs/API.md): requests per minute for each token, and for
 # each address (every request from it, with or without a token). A stream counts once.
 API_RATE_PER_TOKEN = int(env("API_RATE_PER_TOKEN", "300"))
@@ -491,6 +510,8 @@ LOGGING = {
         # middleware; the Procfile turns uvicorn's access log off.)
         "uvicorn": {"handlers": [], "level": "WARNING", "propagate": True},
         "uvicorn.error": {"handlers": [], "level": "WARNING", "propagate": True},
+        # Its DEBUG lines name each URL posted to: a Web Push endpoint is a secret.
+        "urllib3": {"handlers": [], "level": "WARNING", "propagate": True},
     },
 }
 

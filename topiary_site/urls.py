@@ -27,6 +27,7 @@ urlpatterns = [
     path("leaderboards/", include("ratings.urls")),
     path("puzzles/", include("puzzles.urls")),
     path("tournaments/", include("tournaments.urls")),
+    path("", include("alerts.urls")),
     path("", include("api.urls")),
     path("", include("analysis.urls")),
     path("", include("learn.urls")),

@@ -18,7 +18,7 @@ from itertools import pairwise
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from tournaments import pairing as rules
 from tournaments import standings as tables
@@ -31,6 +31,8 @@ MAX_PLAYERS = 500
 ROUND_ROBIN_MAX_PLAYERS = 10
 #: How long an arena may run, in minutes.
 ARENA_MINUTES = (1, 12 * 60)
+#: The shortest and longest hold of an arena pair who just met (seconds).
+ARENA_HOLD = (10, 60)
 #: 2-player games score 1 / 0 (a draw or shared win splits it).
 TWO_PLAYER_POINTS = (1, 0)
 #: A win without a game: a 2-player bye, or a forfeit by an opponent who withdrew.
@@ -114,6 +116,17 @@ class TournamentFormat:
     #: The standings' tie-break columns, in the order they apply (names of people and
     #: systems stay as they are; descriptions are translated).
     tiebreak_names: tuple[str, ...] = ("Buchholz", "Sonneborn-Berger")
+    #: Each tie-break's short column heading (so the standings fit a phone) and what it is.
+    tiebreak_shorts: tuple[str, ...] = (
+        pgettext_lazy("Buchholz, as a column heading", "BH"),
+        pgettext_lazy("Sonneborn-Berger, as a column heading", "SB"),
+    )
+    tiebreak_help: tuple[str, ...] = (
+        gettext_lazy("the sum of the opponents' points."),
+        gettext_lazy(
+            "the points of the opponents beaten, plus half the points of the opponents drawn."
+        ),
+    )
     #: Why a number of rounds is refused, for formats that do not take one.
     rounds_refused: str = ""
 
@@ -203,10 +216,20 @@ class TournamentFormat:
         return rules.swiss_pair(competitors)
 
     def pair_waiting(
-        self, waiting: Sequence[rules.ArenaWaiting], ranked: Sequence[int]
+        self,
+        waiting: Sequence[rules.ArenaWaiting],
+        ranked: Sequence[int],
+        *,
+        others_busy: int = 0,
+        hold: float = 0.0,
     ) -> list[tuple[int, int]]:
-        """Games for the players not at a board (formats without rounds)."""
+        """Games for the players not at a board (formats without rounds); ``others_busy``
+        players are at a board, and a pair may be held back ``hold`` seconds for them."""
         raise NotImplementedError(f"{self.label} events are played in rounds")
+
+    def hold_seconds(self, tournament) -> float:
+        """How long a waiting pair may be held back rather than repeat a game (no rounds)."""
+        return 0.0
 
     def bye_points(self, tournament) -> float:
         """What sitting out a round is worth."""
@@ -255,6 +278,10 @@ class SwissTables(TournamentFormat):
     sets_place_points = True
     table_sizes = (3, 4)
     tiebreak_names = (gettext_lazy("Table-mates' points"),)
+    tiebreak_shorts = (pgettext_lazy("table-mates' points, as a column heading", "TM"),)
+    tiebreak_help = (
+        gettext_lazy("the sum of the points of everyone met at a table, once per table shared."),
+    )
 
     def min_players(self, table_size: int) -> int:
         return table_size
@@ -328,6 +355,12 @@ class Arena(TournamentFormat):
     has_rounds = False
     timed = True
     tiebreak_names = (gettext_lazy("Performance"),)
+    tiebreak_shorts = (pgettext_lazy("performance rating, as a column heading", "Perf"),)
+    tiebreak_help = (
+        gettext_lazy(
+            "the opponents' mean rating at the start, plus 400 × (wins − losses) ÷ games."
+        ),
+    )
     rounds_refused = gettext_lazy("An arena runs for a duration, not a number of rounds.")
 
     def length(self, tournament) -> str:
@@ -340,8 +373,13 @@ class Arena(TournamentFormat):
     def pair_round(self, competitors, table_size):
         raise NotImplementedError("an arena has no rounds")
 
-    def pair_waiting(self, waiting, ranked):
-        return rules.arena_pair(waiting, ranked)
+    def pair_waiting(self, waiting, ranked, *, others_busy=0, hold=0.0):
+        return rules.arena_pair(waiting, ranked, others_busy=others_busy, hold=hold)
+
+    def hold_seconds(self, tournament) -> float:
+        """How long a pair who just met may be held back for someone else: the clock's
+        initial time, between 10 s and a minute."""
+        return float(min(max(tournament.clock_initial, ARENA_HOLD[0]), ARENA_HOLD[1]))
 
     def score_game(self, tournament, places, history):
         """2 a win, 1 a draw, doubled on a streak; a seat with no place has lost."""

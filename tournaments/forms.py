@@ -99,9 +99,15 @@ class TournamentForm(forms.Form):
         initial=False,
         help_text=_("BOT accounts may enter by themselves; you can always enter bots yourself."),
     )
+    # Without JavaScript the time is UTC, as the label says; the page script shows the
+    # time in the browser's zone, names it in the label, and sends that zone's offset.
     starts_at = forms.DateTimeField(
         label=_("Starts at (UTC)"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    #: Minutes east of UTC of the zone ``starts_at`` was typed in (empty: UTC).
+    starts_at_offset = forms.IntegerField(
+        required=False, min_value=-14 * 60, max_value=14 * 60, widget=forms.HiddenInput
     )
     # The default fits every format (a round robin takes at most 10).
     max_players = forms.IntegerField(
@@ -154,6 +160,14 @@ class TournamentForm(forms.Form):
             f"{fmt.name}:{fmt.most_players}" for fmt in FORMATS
         )
 
+    def clean(self):
+        data = super().clean()
+        starts_at, offset = data.get("starts_at"), data.get("starts_at_offset")
+        if starts_at is not None and offset is not None:
+            # Parsed as UTC (the site's zone); it was the browser's wall-clock time.
+            data["starts_at"] = starts_at.replace(tzinfo=timezone.get_fixed_timezone(offset))
+        return data
+
     def service_arguments(self) -> dict:
         """Keyword arguments for ``tournament_create`` from the cleaned data."""
         data = self.cleaned_data
@@ -187,3 +201,44 @@ class TournamentForm(forms.Form):
                 self.add_error(field if field in self.fields else None, messages)
         else:
             self.add_error(None, error.messages)
+
+
+class TournamentEditForm(TournamentForm):
+    """The creator's changes before the start: the create form without the settings the
+    entrants joined for (game, format, players per game, points per place)."""
+
+    FIXED = ("kind", "format", "table_size", "place_points", "place_points_short")
+
+    def __init__(self, *args, tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in self.FIXED:
+            del self.fields[name]
+        if not tournament.format_rules.chooses_rounds:
+            del self.fields["rounds"]
+        if not tournament.format_rules.timed:
+            del self.fields["duration_minutes"]
+        for field in ("rounds", "duration_minutes"):
+            # The create form's "… only" notes: this event's format takes the field.
+            if field in self.fields:
+                self.fields[field].help_text = ""
+        if not self.is_bound:
+            for name, field in self.fields.items():
+                field.initial = getattr(tournament, name, field.initial)
+            self.fields["clock_minutes"].initial = Decimal(tournament.clock_initial) / 60
+            self.fields["starts_at"].initial = tournament.starts_at
+
+    def service_arguments(self) -> dict:
+        """Keyword arguments for ``tournament_edit`` from the cleaned data."""
+        data = self.cleaned_data
+        changes = {
+            name: data[name]
+            for name in ("name", "rounds", "duration_minutes", "clock_increment", "rated")
+            if name in self.fields
+        }
+        return {
+            **changes,
+            "bots_allowed": data["bots_allowed"],
+            "clock_initial": int(data["clock_minutes"] * 60),
+            "starts_at": data["starts_at"],
+            "max_players": data["max_players"],
+        }

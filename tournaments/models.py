@@ -7,6 +7,7 @@ from django.utils.translation import ngettext
 
 from engine.games import game_definition
 from games.models import GameKindField
+from kit.text import clock_notation
 from tournaments.formats import FORMATS, TournamentFormat, format_for
 
 
@@ -58,12 +59,32 @@ class Tournament(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     #: Why a tournament was cancelled (too few players at the start).
     note = models.CharField(max_length=200, blank=True)
+    #: Called off by its creator before the start (rather than for want of players).
+    cancelled_by_creator = models.BooleanField(default=False)
     #: Bumped on every change a watcher should see; live pages resync when it moves.
     version = models.PositiveIntegerField(default=0)
+    #: The schedule entry that created this event (``tournaments.scheduling``), if any.
+    schedule_entry = models.ForeignKey(
+        "ScheduleEntry",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="events",
+    )
+    #: Bots may play but never take a trophy or season points (``tournaments.seasons``).
+    people_only = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-starts_at", "-id"]
         indexes = [models.Index(fields=["status", "starts_at"])]
+        constraints = [
+            # Two beats creating the same occurrence at once create it once (ON CONFLICT).
+            models.UniqueConstraint(
+                fields=["schedule_entry", "starts_at"],
+                name="one_event_per_schedule_time",
+                condition=models.Q(schedule_entry__isnull=False),
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -91,10 +112,13 @@ class Tournament(models.Model):
     @property
     def note_text(self) -> str:
         """Why the tournament was cancelled, in the reader's language. ``note`` keeps the
-        text in the language of the process that cancelled it; too few players at the start
-        is the one reason there is, and no entry comes or goes after the cancellation."""
+        text in the language of the process that cancelled it; the reasons are the
+        creator's call and too few players at the start, and no entry comes or goes after
+        the cancellation."""
         if self.status != self.Status.CANCELLED:
             return self.note
+        if self.cancelled_by_creator:
+            return str(_("Cancelled by its creator."))
         return not_enough_players(self.entries.count())
 
     @property
@@ -106,10 +130,8 @@ class Tournament(models.Model):
 
     @property
     def time_control(self) -> str:
-        """The clock as players write it: minutes + increment seconds."""
-        minutes = self.clock_initial / 60
-        shown = f"{minutes:g}" if minutes >= 1 else f"{self.clock_initial}s"
-        return f"{shown}+{self.clock_increment}"
+        """The clock as every page writes it: ``½+1``, ``3+2`` (``kit.text.clock_notation``)."""
+        return clock_notation(self.clock_initial, self.clock_increment)
 
 
 def not_enough_players(entered: int) -> str:
@@ -218,3 +240,119 @@ class PairingPlayer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry.user} at {self.pairing}"
+
+
+class ScheduleEntry(models.Model):
+    """A recurring event: what to create, how often, and how far ahead (staff edit it in the
+    admin, which checks it with ``tournaments.scheduling.schedule_entry_check``;
+    ``tournaments.scheduling.schedule_run`` creates the events)."""
+
+    class Cadence(models.TextChoices):
+        HOURLY = "hourly", _("Hourly")
+        DAILY = "daily", _("Daily")
+        WEEKLY = "weekly", _("Weekly")
+        MONTHLY = "monthly", _("Monthly")
+
+    name = models.CharField(max_length=80)
+    kind = GameKindField()
+    format = models.CharField(max_length=20, choices=Tournament.Format.choices)
+    table_size = models.PositiveSmallIntegerField(default=2)
+    rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    duration_minutes = models.PositiveSmallIntegerField(null=True, blank=True)
+    clock_initial = models.PositiveIntegerField(help_text=_("Seconds each."))
+    clock_increment = models.PositiveIntegerField(default=0, help_text=_("Seconds a move."))
+    max_players = models.PositiveSmallIntegerField(default=100)
+    rated = models.BooleanField(default=True)
+    bots_allowed = models.BooleanField(
+        default=False, help_text=_("BOT accounts may join the events by themselves.")
+    )
+    people_only = models.BooleanField(
+        default=True,
+        help_text=_("Bots never take a trophy or season points (the next person does)."),
+    )
+    cadence = models.CharField(max_length=10, choices=Cadence.choices)
+    #: The start, in UTC: minute past the hour; hour (daily and longer); weekday (weekly,
+    #: Monday is 0); day of the month (monthly, 1-28 so every month has it).
+    minute = models.PositiveSmallIntegerField(default=0)
+    hour = models.PositiveSmallIntegerField(default=0, help_text=_("UTC, 0-23."))
+    weekday = models.PositiveSmallIntegerField(
+        default=0, help_text=_("Weekly: 0 is Monday, 6 is Sunday.")
+    )
+    day = models.PositiveSmallIntegerField(default=1, help_text=_("Monthly: 1-28."))
+    create_ahead_hours = models.PositiveSmallIntegerField(
+        default=24, help_text=_("Events are created this many hours before they start.")
+    )
+    active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["cadence", "kind", "name"]
+        verbose_name_plural = _("schedule entries")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Trophy(models.Model):
+    """A top-three place in a scheduled event or in a season (a calendar month, UTC)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="trophies"
+    )
+    kind = GameKindField()
+    place = models.PositiveSmallIntegerField()
+    #: The event won a place in; null for a season trophy.
+    tournament = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="trophies"
+    )
+    #: The first day of the season's month (an event trophy: its event's season).
+    season = models.DateField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-season", "place", "-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "user"],
+                name="one_trophy_per_event_player",
+                condition=models.Q(tournament__isnull=False),
+            ),
+            models.UniqueConstraint(
+                fields=["season", "kind", "user"],
+                name="one_season_trophy_per_player",
+                condition=models.Q(tournament__isnull=True),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} place {self.place}"
+
+    @property
+    def game_title(self) -> str:
+        """The game the trophy was won at, as its descriptor names it."""
+        return game_definition(self.kind).title
+
+
+class SeasonScore(models.Model):
+    """A player's season points from one finished scheduled event (kept when it is gone)."""
+
+    tournament = models.ForeignKey(
+        Tournament, null=True, on_delete=models.SET_NULL, related_name="season_scores"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="season_scores"
+    )
+    kind = GameKindField()
+    season = models.DateField()
+    rank = models.PositiveSmallIntegerField()
+    points = models.PositiveSmallIntegerField()
+
+    class Meta:
+        indexes = [models.Index(fields=["kind", "season"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "user"], name="one_season_score_per_event_player"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.points} in {self.season:%Y-%m}"

@@ -13,7 +13,7 @@ lexicographic sum, so a higher rule can never be traded for any number of lower 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -309,7 +309,7 @@ def round_robin_schedule(player_ids: Sequence[int]) -> list[RoundPairing]:
 
 @dataclass(frozen=True)
 class ArenaWaiting:
-    """A player waiting for an arena game: their standing and whom they played last."""
+    """A player waiting for an arena game: their standing, whom they played, how long they wait."""
 
     id: int
     score: float = 0.0
@@ -317,22 +317,66 @@ class ArenaWaiting:
     last_opponent: int | None = None
     firsts: int = 0
     seconds: int = 0
+    #: Games played in the event so far, and how many of them against each opponent.
+    games: int = 0
+    met: Mapping[int, int] = field(default_factory=dict, compare=False)
+    #: Seconds since their last game ended (or the event began).
+    waited: float = 0.0
 
 
-def arena_pair(waiting: Sequence[ArenaWaiting], ranked: Sequence[int]) -> list[tuple[int, int]]:
-    """Pair waiting arena players near each other in the standings, no immediate rematch.
+def arena_pair_cap(games: int, opponents: int) -> int | None:
+    """The most games a player who has played ``games`` may have against any one opponent.
+
+    A fair share of their games (one in ``opponents``) plus one; ``None`` (no cap) when
+    there is only one opponent to play.
+    """
+    if opponents <= 1:
+        return None
+    return -(-(games + 1) // opponents) + 1
+
+
+def _arena_refused(a: ArenaWaiting, b: ArenaWaiting, opponents: int, hold: float) -> bool:
+    """Whether ``a`` and ``b`` wait rather than play each other while others will be free soon.
+
+    Refused: a pair that would go past either player's cap, and (until one of them has
+    waited ``hold`` seconds) a pair who have just played each other.
+    """
+    for one, other in ((a, b), (b, a)):
+        cap = arena_pair_cap(one.games, opponents)
+        if cap is not None and one.met.get(other.id, 0) + 1 > cap:
+            return True
+    rematch = a.last_opponent == b.id or b.last_opponent == a.id
+    return rematch and max(a.waited, b.waited) < hold
+
+
+def arena_pair(
+    waiting: Sequence[ArenaWaiting],
+    ranked: Sequence[int],
+    *,
+    others_busy: int = 0,
+    hold: float = 0.0,
+) -> list[tuple[int, int]]:
+    """Pair waiting arena players near each other in the standings, fairly (lichess's arena).
 
     ``ranked`` is the whole standings order (ids), which decides who is near whom.
-    An odd player out keeps waiting for the next finished game. Each pair is in seat
-    order: the one with fewer first moves goes first.
+    ``others_busy`` counts the players still in the event who are at a board now: while
+    there are any, someone will be free soon, so a pair is held back rather than paired
+    when it would repeat the pair's last game (for up to ``hold`` seconds of waiting) or
+    go past either player's cap of games against one opponent (``arena_pair_cap``).
+    With nobody else to come, everyone waiting is paired, rematches only where
+    unavoidable. An odd player out keeps waiting for the next finished game. Each pair
+    is in seat order: the one with fewer first moves goes first.
     """
     position = {pid: i for i, pid in enumerate(ranked)}
     pool = sorted(waiting, key=lambda w: (position.get(w.id, len(position)), w.id))
+    opponents = len(pool) + others_busy - 1
     far = len(ranked) + len(pool) + 1
     near_max = far * far
     rematch_weight = near_max * (len(pool) + 1)
     graph = nx.Graph()
     for a, b in combinations(pool, 2):
+        if others_busy and _arena_refused(a, b, opponents, hold):
+            continue
         gap = abs(position.get(a.id, far) - position.get(b.id, far))
         weight = near_max - min(gap, far) ** 2
         if a.last_opponent != b.id and b.last_opponent != a.id:

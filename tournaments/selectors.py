@@ -6,6 +6,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.core.paginator import Page, Paginator
 from django.db.models import Count, Q
 from django.utils import timezone
 
@@ -41,17 +42,20 @@ def tournament_for_game(game_id: int) -> int | None:
 
 
 def tournaments_listing() -> dict[str, list[Tournament]]:
-    """Upcoming (soonest first), running, and recently finished or cancelled tournaments."""
+    """Upcoming (soonest first), running, and recently finished or cancelled tournaments
+    (not the scheduled ones cancelled for want of anyone at all)."""
     base = Tournament.objects.select_related("created_by").annotate(
         players=Count("entries", filter=Q(entries__withdrawn_at__isnull=True))
     )
     return {
         "upcoming": list(base.filter(status=Status.UPCOMING).order_by("starts_at", "pk")),
         "running": list(base.filter(status=Status.RUNNING).order_by("started_at", "pk")),
+        # A scheduled event nobody entered is cancelled at its start; listing each one
+        # (one an hour) would push every event that was played off the list.
         "finished": list(
-            base.filter(status__in=[Status.FINISHED, Status.CANCELLED]).order_by(
-                "-finished_at", "-pk"
-            )[:30]
+            base.filter(status__in=[Status.FINISHED, Status.CANCELLED])
+            .exclude(status=Status.CANCELLED, schedule_entry__isnull=False, players=0)
+            .order_by("-finished_at", "-pk")[:30]
         ),
     }
 
@@ -110,15 +114,30 @@ def competitors_for(tournament: Tournament, entries: Iterable[Entry]) -> list[ru
     ]
 
 
-def arena_waiting(tournament: Tournament, entries: Iterable[Entry]) -> list[rules.ArenaWaiting]:
-    """Arena pairing records of the given (idle) entries: score, last opponent, first moves."""
+def arena_waiting(
+    tournament: Tournament, entries: Iterable[Entry], now
+) -> list[rules.ArenaWaiting]:
+    """Arena pairing records of the given (idle) entries: score, whom they met and how
+    often, first moves, and how long they have waited (since their last game was scored,
+    or since the event began)."""
     competitors = {c.id: c for c in competitors_for(tournament, entries)}
     last: dict[int, int] = {}
+    met: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    games: dict[int, int] = defaultdict(int)
+    free_since: dict[int, object] = {}
     for seats in _by_pairing(_seats(tournament)).values():
         for seat in seats:
             others = [s.entry_id for s in seats if s is not seat]
             if others:
                 last[seat.entry_id] = others[0]
+                games[seat.entry_id] += 1
+                for other in others:
+                    met[seat.entry_id][other] += 1
+            if seat.pairing.scored_at is not None:
+                free_since[seat.entry_id] = max(
+                    seat.pairing.scored_at, free_since.get(seat.entry_id, seat.pairing.scored_at)
+                )
+    began = tournament.started_at or now
     return [
         rules.ArenaWaiting(
             id=c.id,
@@ -127,6 +146,9 @@ def arena_waiting(tournament: Tournament, entries: Iterable[Entry]) -> list[rule
             last_opponent=last.get(c.id),
             firsts=c.firsts,
             seconds=c.seconds,
+            games=games[c.id],
+            met=dict(met[c.id]),
+            waited=max(0.0, (now - free_since.get(c.id, began)).total_seconds()),
         )
         for c in competitors.values()
     ]
@@ -146,6 +168,42 @@ class StandingRow:
 def tiebreak_names(tournament: Tournament) -> tuple[str, ...]:
     """The tie-break columns of the tournament's format, in the order they apply."""
     return tournament.format_rules.tiebreak_names
+
+
+def tiebreak_columns(tournament: Tournament) -> list[dict]:
+    """The standings' tie-break columns: full name, short heading and what each one is."""
+    rules_ = tournament.format_rules
+    return [
+        {"name": name, "short": short, "help": help_}
+        for name, short, help_ in zip(
+            rules_.tiebreak_names, rules_.tiebreak_shorts, rules_.tiebreak_help, strict=True
+        )
+    ]
+
+
+#: How many of an arena's games a page lists (newest first).
+ARENA_GAMES_PAGE = 20
+
+
+def arena_sheets(tournament: Tournament) -> dict[int, dict]:
+    """Each arena player's sheet, lichess's way: points of every scored game in order
+    (streak-doubled ones marked), and whether their next game counts double."""
+    sheets: dict[int, dict] = defaultdict(lambda: {"games": [], "on_fire": False})
+    scored = (
+        PairingPlayer.objects.filter(
+            pairing__tournament=tournament, pairing__scored_at__isnull=False
+        )
+        .exclude(points__isnull=True)
+        .order_by("pairing__scored_at", "pairing_id")
+    )
+    wins_in_row: dict[int, int] = defaultdict(int)
+    for seat in scored.only("entry_id", "points", "on_fire", "place"):
+        sheets[seat.entry_id]["games"].append({"points": int(seat.points), "fire": seat.on_fire})
+        won = seat.place == 1 and (seat.points or 0) > (2 if seat.on_fire else 1)
+        wins_in_row[seat.entry_id] = wins_in_row[seat.entry_id] + 1 if won else 0
+    for entry_id, sheet in sheets.items():
+        sheet["on_fire"] = wins_in_row[entry_id] >= 2
+    return dict(sheets)
 
 
 def tournament_standings(tournament: Tournament) -> list[StandingRow]:
@@ -214,6 +272,16 @@ def tournament_rounds(tournament: Tournament) -> list[dict]:
     return [{"number": number, "pairings": items} for number, items in rounds.items()]
 
 
+def arena_games_page(tournament: Tournament, page) -> Page:
+    """One page of an arena's games, newest first (``page`` as the query gives it)."""
+    pairings = (
+        tournament.pairings.select_related("game")
+        .prefetch_related("players__entry__user")
+        .order_by("-board", "-pk")
+    )
+    return Paginator(pairings, ARENA_GAMES_PAGE).get_page(page)
+
+
 def current_round_number(tournament: Tournament) -> int:
     """The number of the latest round begun (0 before the first)."""
     latest = tournament.round_set.filter(started_at__isnull=False).order_by("-number").first()
@@ -225,6 +293,29 @@ def tournament_entry_for(tournament: Tournament, user) -> Entry | None:
     if user is None or not user.is_authenticated:
         return None
     return tournament.entries.filter(user=user).first()
+
+
+def current_game_of(tournament: Tournament, user) -> int | None:
+    """The id of the game ``user`` is playing in the tournament now, if any."""
+    if user is None or not user.is_authenticated:
+        return None
+    return (
+        Pairing.objects.filter(
+            tournament=tournament,
+            scored_at__isnull=True,
+            game__isnull=False,
+            players__entry__user=user,
+        )
+        .order_by("-pk")
+        .values_list("game_id", flat=True)
+        .first()
+    )
+
+
+def tournament_of_game(game_id: int) -> Tournament | None:
+    """The tournament a game was paired in, if any."""
+    pairing = Pairing.objects.filter(game_id=game_id).select_related("tournament").first()
+    return pairing.tournament if pairing else None
 
 
 def bots_available(tournament: Tournament) -> list:

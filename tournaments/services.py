@@ -32,12 +32,14 @@ from tournaments.models import (
     not_enough_players,
 )
 from tournaments.pairing import RoundPairing
+from tournaments.seasons import event_results_store
 from tournaments.selectors import (
     arena_waiting,
     competitors_for,
     players_needed,
     standings_order,
 )
+from tournaments.signals import tournament_started
 from tournaments.standings import game_outcome
 
 log = logging.getLogger(__name__)
@@ -231,6 +233,8 @@ def tournament_join(*, tournament_id: int, user) -> Entry:
         raise ValidationError(_("Sign in to join a tournament."))
     tournament = _locked(tournament_id)
     if user.is_bot and not tournament.bots_allowed:
+        if tournament.created_by_id is None:  # a scheduled event: the schedule says so
+            raise ValidationError(_("This tournament is for people: bots may not join."))
         raise ValidationError(
             _("This tournament is for people: its creator does not let bots join by themselves.")
         )
@@ -250,13 +254,8 @@ def tournament_enter_bot(*, tournament_id: int, by, bot) -> Entry:
     return _enter(tournament, bot)
 
 
-@transaction.atomic
-def tournament_withdraw(*, tournament_id: int, user) -> None:
-    """Leave a tournament: before the start the entry goes; during it, no further pairings."""
-    tournament = _locked(tournament_id)
-    entry = tournament.entries.filter(user=user).first()
-    if entry is None or entry.withdrawn_at is not None:
-        raise ValidationError(_("You are not in this tournament."))
+def _withdraw(tournament: Tournament, entry: Entry) -> None:
+    """Before the start the entry goes; during the event, no further pairings."""
     if tournament.status == Tournament.Status.UPCOMING:
         entry.delete()
     elif tournament.status == Tournament.Status.RUNNING:
@@ -265,6 +264,108 @@ def tournament_withdraw(*, tournament_id: int, user) -> None:
     else:
         raise ValidationError(_("This tournament is over."))
     _changed(tournament)
+
+
+@transaction.atomic
+def tournament_withdraw(*, tournament_id: int, user) -> None:
+    """Leave a tournament: before the start the entry goes; during it, no further pairings."""
+    tournament = _locked(tournament_id)
+    entry = tournament.entries.filter(user=user).first()
+    if entry is None or entry.withdrawn_at is not None:
+        raise ValidationError(_("You are not in this tournament."))
+    _withdraw(tournament, entry)
+
+
+def _creator_only(tournament: Tournament, by, refusal: str) -> None:
+    if by is None or not by.is_authenticated or tournament.created_by_id != by.pk:
+        raise ValidationError(refusal)
+
+
+@transaction.atomic
+def tournament_withdraw_bot(*, tournament_id: int, by, bot) -> None:
+    """The creator takes a bot out of their event: before the start it is no longer
+    entered; during the event it gets no further pairings (its games so far count)."""
+    tournament = _locked(tournament_id)
+    _creator_only(tournament, by, _("Only the tournament's creator can withdraw bots."))
+    entry = tournament.entries.filter(user=bot, withdrawn_at__isnull=True).first()
+    if bot is None or not bot.is_bot or entry is None:
+        raise ValidationError(_("That bot is not in this tournament."))
+    _withdraw(tournament, entry)
+
+
+@transaction.atomic
+def tournament_cancel(*, tournament_id: int, by) -> Tournament:
+    """The creator calls off their event before it starts (refused once it has begun)."""
+    tournament = _locked(tournament_id)
+    _creator_only(tournament, by, _("Only the tournament's creator can cancel it."))
+    if tournament.status != Tournament.Status.UPCOMING:
+        raise ValidationError(_not_upcoming(tournament))
+    tournament.status = Tournament.Status.CANCELLED
+    tournament.cancelled_by_creator = True
+    tournament.finished_at = timezone.now()
+    tournament.save(update_fields=["cancelled_by_creator"])
+    _changed(tournament)
+    return tournament
+
+
+#: What the creator may change before the start: not the game, the format or the table
+#: size, which the entrants (and the bots entered) joined for.
+EDITABLE = (
+    "name",
+    "starts_at",
+    "max_players",
+    "clock_initial",
+    "clock_increment",
+    "rounds",
+    "duration_minutes",
+    "rated",
+    "bots_allowed",
+)
+
+
+@transaction.atomic
+def tournament_edit(*, tournament_id: int, by, **changes) -> Tournament:
+    """The creator changes an upcoming event's settings (``EDITABLE``), judged as at
+    creation; ``ValidationError`` (nothing changed) otherwise. Not below the players
+    already entered."""
+    tournament = _locked(tournament_id)
+    _creator_only(tournament, by, _("Only the tournament's creator can edit it."))
+    if tournament.status != Tournament.Status.UPCOMING:
+        raise ValidationError(_not_upcoming(tournament))
+    fixed = sorted(set(changes) - set(EDITABLE))
+    if fixed:
+        raise ValidationError(
+            _("%(fields)s cannot be changed once the tournament is created.")
+            % {"fields": ", ".join(fixed)}
+        )
+    current = {name: getattr(tournament, name) for name in EDITABLE}
+    fields = {**current, **changes}
+    cleaned = _validate(
+        {
+            **{k: fields[k] for k in EDITABLE if k not in ("rated", "bots_allowed")},
+            "kind": tournament.kind,
+            "format": tournament.format,
+            "table_size": tournament.table_size,
+            "place_points": tournament.place_points or None,
+        }
+    )
+    entered = tournament.entries.count()
+    if cleaned["max_players"] < entered:
+        raise ValidationError(
+            {
+                "max_players": ngettext(
+                    "%(count)s player is entered already.",
+                    "%(count)s players are entered already.",
+                    entered,
+                )
+                % {"count": entered}
+            }
+        )
+    for name in EDITABLE:
+        setattr(tournament, name, cleaned.get(name, fields[name]))
+    tournament.save(update_fields=list(EDITABLE))
+    _changed(tournament)
+    return tournament
 
 
 def _active_entries(tournament: Tournament) -> list[Entry]:
@@ -382,6 +483,13 @@ def _start(tournament: Tournament) -> None:
         entry.save(update_fields=["rating"])
     tournament.status = Tournament.Status.RUNNING
     tournament.started_at = now
+    tournament_id, user_ids = tournament.pk, [entry.user_id for entry in entries]
+    transaction.on_commit(
+        lambda: tournament_started.send(
+            sender=Tournament, tournament_id=tournament_id, user_ids=user_ids
+        ),
+        robust=True,
+    )
     if tournament.format_rules.has_rounds:
         _open_rounds(tournament, entries)
     else:
@@ -397,8 +505,7 @@ def tournament_start_early(*, tournament_id: int, by) -> Tournament:
     is a convenience, never a way to cancel an event for want of players.
     """
     tournament = _locked(tournament_id)
-    if by is None or not by.is_authenticated or tournament.created_by_id != by.pk:
-        raise ValidationError(_("Only the tournament's creator can start it early."))
+    _creator_only(tournament, by, _("Only the tournament's creator can start it early."))
     if tournament.status != Tournament.Status.UPCOMING:
         raise ValidationError(_not_upcoming(tournament))
     entered, needed = len(_active_entries(tournament)), players_needed(tournament)
@@ -464,15 +571,24 @@ def _earlier_outcomes(player: PairingPlayer) -> list[str]:
 
 
 def _pair_waiting(tournament: Tournament) -> int:
-    """Pair every player who is not at a board (no rounds); returns how many games began."""
+    """Pair the players who are not at a board (no rounds); returns how many games began.
+
+    Players still at a board count as ``others_busy``: the format may hold a pair back
+    for them rather than repeat a game (docs/TOURNAMENTS.md, "Arena")."""
     busy = set(
         PairingPlayer.objects.filter(
             pairing__tournament=tournament, pairing__scored_at__isnull=True
         ).values_list("entry_id", flat=True)
     )
     entries = {e.pk: e for e in _active_entries(tournament)}
-    waiting = arena_waiting(tournament, [e for pk, e in entries.items() if pk not in busy])
-    pairs = tournament.format_rules.pair_waiting(waiting, standings_order(tournament))
+    idle = [e for pk, e in entries.items() if pk not in busy]
+    format_rules = tournament.format_rules
+    pairs = format_rules.pair_waiting(
+        arena_waiting(tournament, idle, timezone.now()),
+        standings_order(tournament),
+        others_busy=len(busy & entries.keys()),
+        hold=format_rules.hold_seconds(tournament),
+    )
     board = tournament.pairings.count()
     for board_offset, pair in enumerate(pairs, start=1):
         seated = [entries[pk] for pk in pair]
@@ -484,6 +600,9 @@ def _pair_waiting(tournament: Tournament) -> int:
 def _finish(tournament: Tournament) -> None:
     tournament.status = Tournament.Status.FINISHED
     tournament.finished_at = timezone.now()
+    if tournament.schedule_entry_id is not None:
+        # Under the tournament's lock, with its last points stored: the standings are final.
+        event_results_store(tournament)
 
 
 def _advance_rounds(tournament: Tournament) -> bool:
@@ -539,3 +658,9 @@ def tournament_advance(*, tournament_id: int) -> Tournament:
     if changed:
         _changed(tournament)
     return tournament
+
+
+def tournament_settings_clean(fields: dict) -> dict:
+    """The cleaned settings of a new event (as ``tournament_create`` takes them), or
+    ``ValidationError`` naming each bad one; the schedule judges its entries with it."""
+    return _validate(fields)

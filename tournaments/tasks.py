@@ -3,7 +3,7 @@
 from celery import shared_task
 
 from kit.durable import DURABLE
-from tournaments import selectors, services
+from tournaments import scheduling, seasons, selectors, services
 
 
 @shared_task(**DURABLE)
@@ -17,3 +17,15 @@ def tournaments_tick() -> None:
     """The periodic job: advance every tournament due to start or running."""
     for tournament_id in selectors.tournaments_due():
         tournament_advance.delay(tournament_id)
+
+
+@shared_task(acks_late=True)
+def tournaments_schedule() -> None:
+    """The periodic job: create the schedule's events that are due to be announced."""
+    scheduling.schedule_run()
+
+
+@shared_task(acks_late=True)
+def seasons_close() -> None:
+    """The periodic job: award the trophies of seasons that have ended."""
+    seasons.seasons_close()

@@ -34,6 +34,7 @@ STATUS_OF_CODE = {
     "missing_scope": 403,
     "not_seated": 403,
     "forfeited": 403,
+    "blocked": 403,
     "not_found": 404,
     "rate_limited": 429,
 }

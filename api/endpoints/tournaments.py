@@ -16,6 +16,10 @@ from tournaments.models import Tournament
 router = Router()
 
 
+def _moment(value) -> str | None:
+    return value.isoformat() if value else None
+
+
 def _tournament_json(tournament: Tournament) -> dict:
     return {
         "id": tournament.pk,
@@ -28,7 +32,10 @@ def _tournament_json(tournament: Tournament) -> dict:
         "table_size": tournament.table_size,
         "clock_initial": tournament.clock_initial,
         "clock_increment": tournament.clock_increment,
+        "time_control": tournament.time_control,
         "starts_at": tournament.starts_at.isoformat(),
+        "started_at": _moment(tournament.started_at),
+        "finished_at": _moment(tournament.finished_at),
         "max_players": tournament.max_players,
         "created_by": tournament.created_by.username if tournament.created_by else None,
     }

@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from ninja import Router
 
+from accounts.selectors import away_until
 from api import selectors
 from api.endpoints.setup import NDJSON, ApiError
 from api.schemas import QUERY, READ, LeaderOut, ProfileOut, RatingChangeOut, answers
@@ -42,7 +43,12 @@ def _kind_checked(kind: str) -> str:
 def user_profile(request: HttpRequest, username: str):
     """A player's profile and ratings (per game and puzzles, with the provisional flag)."""
     user = _user_named(username)
-    return {**selectors.user_json(user), "ratings": selectors.ratings_json(user)}
+    away = away_until(user=user)
+    return {
+        **selectors.user_json(user),
+        "ratings": selectors.ratings_json(user),
+        "vacation_until": away.isoformat() if away else None,
+    }
 
 
 @router.get(

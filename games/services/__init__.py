@@ -9,7 +9,9 @@ keeps its Takebacker, Rematcher and Finisher apart:
 - ``tables``: opening, challenging, seating and starting a game;
 - ``turns``: moves by players and bots, clocks, forfeits, the end, the periodic sweep;
 - ``giving_up``: resigning, aborting, claiming, and players' signs of life;
-- ``takebacks``, ``scoring``, ``rematch``.
+- ``takebacks``, ``scoring``, ``rematch``;
+- ``vacations``: correspondence clocks stopped while their player is away;
+- ``invites``: a table's invite link.
 
 Callers use the names below (``from games import services``; ``services.move_play``).
 """
@@ -25,6 +27,7 @@ from games.services.giving_up import (
     presence_record,
     seat_seen,
 )
+from games.services.invites import invite_table, invite_token
 from games.services.rematch import rematch_answer, rematch_cancel, rematch_lapse, rematch_offer
 from games.services.scoring import game_score
 from games.services.tables import (
@@ -36,6 +39,7 @@ from games.services.tables import (
     game_create,
     house_bot_answer,
     human_check,
+    invite_join,
     players_refusal,
     table_create,
     table_fill_with_bots,
@@ -56,6 +60,7 @@ from games.services.turns import (
     games_sweep,
     move_play,
 )
+from games.services.vacations import vacation_sync, vacation_sync_player, vacations_sweep
 from games.services.writer import Refused
 
 __all__ = [
@@ -83,6 +88,9 @@ __all__ = [
     "games_sweep",
     "house_bot_answer",
     "human_check",
+    "invite_join",
+    "invite_table",
+    "invite_token",
     "move_play",
     "players_refusal",
     "presence_note",
@@ -98,4 +106,7 @@ __all__ = [
     "table_leave",
     "takeback_answer",
     "takeback_offer",
+    "vacation_sync",
+    "vacation_sync_player",
+    "vacations_sweep",
 ]

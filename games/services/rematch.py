@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from accounts.selectors import blocks_between
 from games.models import Game, Seat
 from games.services.tables import game_create
 from games.services.writer import Refused, _after_commit_game, _with_game
@@ -75,6 +76,12 @@ def rematch_offer(*, game_id: int, user) -> Game:
             raise Refused(
                 "not_allowed",
                 _("%(player)s can no longer play.") % {"player": closed[0].user.username},
+            )
+        others = [other.user_id for other in seats if other.user_id not in (None, user.pk)]
+        if not game.rematch_offer and blocks_between(blocker_ids=others, blocked_id=user.pk):
+            # A rematch asked for is an invitation: a player who blocked the asker gets none.
+            raise Refused(
+                "blocked", _("A player at this table does not take invitations from you.")
             )
         _rematch_accepted(game, seats, seat)
 

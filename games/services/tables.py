@@ -13,12 +13,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import User
+from accounts.selectors import blocks_between
 from accounts.services import bot_ensure
 from engine.errors import EngineError
 from engine.games import game_definition
 from games import engine_text, user_events
 from games.models import Game, Seat
+from games.services.invites import invite_expired, invite_open, invite_table
 from games.services.turns import _turn_begin
+from games.services.vacations import away_until_of
 from games.services.writer import Refused, _after_commit_game, _after_commit_lobby, _with_game
 
 #: The bot levels, each as people read it (the lobby's and the table's choices).
@@ -98,8 +101,12 @@ def table_create(
     clock_increment: int | None,
     correspondence_days: int | None,
     invited=None,
+    unlisted: bool = False,
 ) -> Game:
-    """An open table with ``user`` in seat 0, waiting for players (or for ``invited`` only)."""
+    """An open table with ``user`` in seat 0, waiting for players (or for ``invited`` only).
+
+    A table for anyone gets an invite link (``games.services.invites``); ``unlisted``
+    keeps it out of the lobby, so only the link seats anyone."""
     human_check(user)
     time = _time_checked(clock_initial, clock_increment, correspondence_days)
     with transaction.atomic():
@@ -115,6 +122,10 @@ def table_create(
         Seat.objects.bulk_create(
             Seat(game=game, index=i, user=user if i == 0 else None) for i in range(game.seat_count)
         )
+        if invited is None:
+            game.unlisted = unlisted
+            invite_open(game)
+            game.save(update_fields=["unlisted", "invite_nonce", "invite_hash"])
         _after_commit_lobby()
         user_events.challenge_sent(game)
     return game
@@ -146,6 +157,18 @@ def challenge_create(
         )
     if opponent.pk == user.pk:
         raise Refused("bad_request", _("You cannot challenge yourself."))
+    if blocks_between(blocker_ids=[opponent.pk], blocked_id=user.pk):
+        raise Refused(
+            "blocked",
+            _("You cannot challenge %(name)s: they do not take challenges from you.")
+            % {"name": opponent.username},
+        )
+    if blocks_between(blocker_ids=[user.pk], blocked_id=opponent.pk):
+        raise Refused(
+            "blocked",
+            _("You blocked %(name)s: unblock them first to challenge them.")
+            % {"name": opponent.username},
+        )
     outside_bot = user.is_bot and not user.moved_by_site
     if opponent.moved_by_site and not outside_bot:
         return game_create(
@@ -314,10 +337,13 @@ def _game_start(game: Game, seats: list[Seat], first_player: int | None = None) 
     game.state = game.initial = state.to_json()
     game.status = Game.Status.ACTIVE
     game.started_at = now
+    game.invite_hash = None
+    away = {} if game.is_live else away_until_of([seat.user_id for seat in seats], now)
     for seat in seats:
         seat.clock_ms = game.clock_initial * 1000 if game.is_live else None
         seat.last_seen = None
-        seat.save(update_fields=["clock_ms", "last_seen"])
+        seat.away_until = away.get(seat.user_id)
+        seat.save(update_fields=["clock_ms", "last_seen", "away_until"])
     _turn_begin(game, seats, state, now)
     game.save()
     _after_commit_game(game)
@@ -325,8 +351,11 @@ def _game_start(game: Game, seats: list[Seat], first_player: int | None = None) 
     user_events.game_started(game, seats)
 
 
-def table_join(*, game_id: int, user) -> Game:
-    """Take the first free seat at an open table; the game starts when the last seat is taken."""
+def table_join(*, game_id: int, user, by_link: bool = False) -> Game:
+    """Take the first free seat at an open table; the game starts when the last seat is taken.
+
+    ``by_link``: the player came by the table's invite link (``games.services.invites``),
+    which an unlisted table requires."""
     human_check(user)
 
     def join(game: Game, seats: list[Seat]) -> None:
@@ -336,9 +365,29 @@ def table_join(*, game_id: int, user) -> Game:
             raise Refused("already_seated", _("You already sit at this table."))
         if game.invited_id is not None and game.invited_id != user.pk:
             raise Refused("not_invited", _("This table is a challenge to another player."))
+        if game.unlisted and not by_link:
+            raise Refused("not_invited", _("This table takes players by its invite link only."))
+        seated = [seat.user_id for seat in seats if seat.user_id is not None]
+        if blocks_between(blocker_ids=seated, blocked_id=user.pk):
+            raise Refused(
+                "blocked", _("A player at this table does not take invitations from you.")
+            )
         _seat_fill(game, seats, [user])
 
     return _with_game(game_id, join)
+
+
+def invite_join(*, token: str, user) -> Game:
+    """Take a seat at the table an invite link names (``table_join``, by the link); the
+    game starts when the last seat is taken."""
+    game = invite_table(token=token)
+    try:
+        return table_join(game_id=game.pk, user=user, by_link=True)
+    except Refused as refusal:
+        if refusal.code in ("not_open", "not_found"):
+            # Started or closed between the look-up and the seat: the link is spent.
+            raise invite_expired() from None
+        raise
 
 
 def _seat_fill(game: Game, seats: list[Seat], users: list) -> None:

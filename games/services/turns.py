@@ -40,6 +40,8 @@ BOT_OVERDUE = timedelta(seconds=5)
 BOT_REQUEUE_EVERY = 15
 #: A finished game still unscored after this is scored again by the sweep.
 SCORE_OVERDUE = timedelta(seconds=20)
+#: A day of a days-per-move clock, in the milliseconds of `Game.paused_ms`.
+DAY_MS = 24 * 3600 * 1000
 #: What a move that does not end the game changes in its row (``_move_apply``, ``_turn_begin``):
 #: saving only these spares every move compiling and sending the rest of the row.
 MOVE_FIELDS = (
@@ -50,20 +52,34 @@ MOVE_FIELDS = (
     "turn_started_at",
     "bot_to_move",
     "deadline",
+    "paused_ms",
 )
 
 
+def is_away(seat: Seat, now) -> bool:
+    """True while the seat's player is on vacation (``Seat.away_until``, correspondence only)."""
+    return seat.away_until is not None and seat.away_until > now
+
+
 def _turn_begin(game: Game, seats: list[Seat], state, now) -> None:
-    """Hand the turn to the seat to move: its deadline, and a bot task if a bot plays it."""
+    """Hand the turn to the seat to move: its deadline, and a bot task if a bot plays it.
+
+    A correspondence player on vacation gets their days with the clock stopped: no
+    deadline, the whole turn kept in ``paused_ms`` until they are back
+    (``games.services.vacations``)."""
     game.turn_started_at = now
     mover = seats[state.to_move]
     game.bot_to_move = mover.played_by_bot
+    game.paused_ms = None
     if mover.forfeit:
         game.deadline = None
     elif game.is_live:
         game.deadline = now + timedelta(milliseconds=mover.clock_ms)
     elif mover.user.moved_by_site:
         game.deadline = None
+    elif is_away(mover, now):
+        game.deadline = None
+        game.paused_ms = game.correspondence_days * DAY_MS
     else:
         game.deadline = now + timedelta(days=game.correspondence_days)
     if game.bot_to_move:
@@ -75,7 +91,7 @@ def _turn_begin(game: Game, seats: list[Seat], state, now) -> None:
 def _out_of_time(game: Game, seats: list[Seat], state, now) -> Seat | None:
     """The seat to move if its time has run out (clock or days per move), else None."""
     mover = seats[state.to_move]
-    if mover.forfeit or game.deadline is None or now < game.deadline:
+    if mover.forfeit or game.deadline is None or now < game.deadline or is_away(mover, now):
         return None
     return mover
 

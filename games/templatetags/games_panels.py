@@ -33,16 +33,18 @@ def player_names(users) -> SafeString:
 
 @register.inclusion_tag("games/_home_panel.html", takes_context=True)
 def games_home_panel(context):
-    """The lobby teaser on the home page: a few open tables and how many games are on."""
+    """The lobby teaser on the home page: a few open tables, how many games are on, the
+    player's correspondence games, and the players they follow who are online or playing."""
     user = context.get("user")
+    signed_in = user is not None and user.is_authenticated
     return {
         "request": context.get("request"),
         "user": user,
         "tables": selectors.tables_open(user)[:5],
         "live_count": Game.objects.filter(status=Game.Status.ACTIVE).count(),
-        "correspondence": selectors.correspondence_of(user)
-        if user is not None and user.is_authenticated
-        else [],
+        "correspondence": selectors.correspondence_of(user) if signed_in else [],
+        "following": selectors.followed_now(user) if signed_in else [],
+        "follows_anyone": signed_in and user.follows.exists(),
     }
 
 

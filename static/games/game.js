@@ -57,8 +57,14 @@ function clockText(ms) {
   const seconds = String(total % 60).padStart(2, "0");
   return `${minutes}:${seconds}`;
 }
+function pausedFor(index) {
+  return state.frame.paused_ms !== null && state.frame.paused_ms !== undefined && playing() &&
+    state.frame.to_move === index;
+}
 function remaining(index) {
   const clocks = state.frame.clocks;
+  // Days per move, the player to move on vacation: their time stands still.
+  if (!clocks && pausedFor(index)) return state.frame.paused_ms;
   if (!clocks && state.frame.deadline && playing() && state.frame.to_move === index) {
     // Days per move: the mover's time runs to the deadline (server time at receipt).
     return state.frame.deadline - state.frame.server_time - (performance.now() - receivedAt);
@@ -115,6 +121,11 @@ function seatDetail(seat) {
   // Once the game is over a card shows the final count only, not the count as it stood.
   const over = Boolean(seat.rank);
   if (!over) parts.push(...board.seatDetail(seat));
+  if (seat.vacation_until) {
+    const day = new Date(seat.vacation_until).toLocaleDateString(document.documentElement.lang || undefined,
+      { day: "numeric", month: "long", year: "numeric" });
+    parts.push(interpolate(gettext("on vacation until %(date)s"), { date: day }, true));
+  }
   // With more than two players the game goes on without the one who left.
   if (seat.forfeit) parts.push(forfeitStatus(seat.forfeit, state.frame.seats.length > 2));
   if (seat.rank) {
@@ -132,9 +143,11 @@ function tick() {
     const index = Number(node.dataset.seat);
     const ms = remaining(index);
     node.textContent = ms === null ? "" : clockText(ms);
-    const running = playing() && (state.frame.clocks ? state.frame.clocks.running : state.frame.to_move) === index;
+    const running = playing() && !pausedFor(index) &&
+      (state.frame.clocks ? state.frame.clocks.running : state.frame.to_move) === index;
     node.classList.toggle("running", ms !== null && running);
     node.classList.toggle("low", ms !== null && ms < 20000);
+    node.classList.toggle("paused", pausedFor(index));
     if (ms !== null && ms <= 0 && running && flagSent !== state.frame.ply) {
       flagSent = state.frame.ply;
       send({ type: "flag" });
@@ -426,6 +439,15 @@ if (state.frame.status === "open" || state.frame.status === "active" || rematchO
     hello: () => ({ type: "hello", ply: state.frame.ply }),
     heartbeat: 20000,
     goneText: gettext("This game does not exist."),
+  });
+}
+// An open table's invite link (its creator's page only): copy it in one click.
+const inviteCopy = $("invite-copy");
+if (inviteCopy && navigator.clipboard) {
+  inviteCopy.hidden = false;
+  inviteCopy.addEventListener("click", async () => {
+    await navigator.clipboard.writeText($("invite-url").value);
+    inviteCopy.textContent = gettext("Copied");
   });
 }
 board = (await boardOf(kind)).gamePage({

@@ -1,8 +1,40 @@
 // The create-a-tournament form: show only the chosen format's own fields and hold
 // "Players per game" and "Most players" to what that format allows. The server
 // checks everything again; this only keeps people from filling in what does not apply.
+// On it and on the edit form, it also lets people give the start in their own zone:
+// the server writes it in UTC (the label says so), this shows it in the browser's zone,
+// names the zone in the label, and sends the zone's offset at that date (summer time
+// included) beside it.
+/* global gettext, interpolate */
+import { zoneName } from "./local_time.js";
+
+const pad = (n) => String(n).padStart(2, "0");
+const localValue = (date) =>
+  `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+
+function startInLocalTime(form) {
+  const start = form.elements.starts_at;
+  const offset = form.elements.starts_at_offset;
+  if (!start || !offset) return;
+  // Empty offset: the value is the server's UTC one; a posted form keeps what was typed.
+  if (offset.value === "" && start.value) {
+    const utc = new Date(`${start.value}Z`);
+    if (!Number.isNaN(utc.getTime())) start.value = localValue(utc);
+  }
+  const label = form.querySelector(`label[for="${start.id}"]`);
+  if (label) {
+    const suffix = label.textContent.trim().endsWith(":") ? ":" : "";  // Django's label suffix
+    label.textContent = interpolate(gettext("Starts at (your time, %s)"), [zoneName()]) + suffix;
+  }
+  form.addEventListener("submit", () => {
+    const typed = new Date(start.value);
+    offset.value = Number.isNaN(typed.getTime()) ? "" : String(-typed.getTimezoneOffset());
+  });
+}
+
 const form = document.querySelector("form[data-tournament-form]");
-if (form) {
+// The edit form has no format to choose (the event's own is fixed).
+if (form?.elements.format) {
   const format = form.elements.format;
   const pairs = (text) => Object.fromEntries(
     (text || "").split(" ").filter(Boolean).map((pair) => pair.split(":")),
@@ -29,3 +61,4 @@ if (form) {
   format.addEventListener("change", update);
   update();
 }
+if (form) startInLocalTime(form);

@@ -3,6 +3,7 @@
 /* global gettext, pgettext, interpolate */
 
 import { liveSocket } from "../live/socket.js";
+import { localizeTimes } from "./local_time.js";
 
 const live = document.getElementById("tournament-live");
 
@@ -10,13 +11,15 @@ let version = Number(live.dataset.version);
 let refreshing = null;
 
 async function refresh() {
-  const response = await fetch(live.dataset.liveUrl, { headers: { Accept: "text/html" } });
+  // The query keeps the page of an arena's games being read.
+  const response = await fetch(live.dataset.liveUrl + location.search, { headers: { Accept: "text/html" } });
   if (!response.ok) return;
   const fresh = Number(response.headers.get("X-Tournament-Version"));
   if (fresh < version) return;
   version = fresh;
   live.dataset.version = String(fresh);
   live.innerHTML = await response.text();
+  localizeTimes(live);
 }
 
 function queueRefresh() {
@@ -74,5 +77,22 @@ function tickCountdown() {
   }
 }
 
-tickCountdown();
-setInterval(tickCountdown, 1000);
+// A running arena's time left until no new game starts, from the server's clock too.
+function tickArenaClock() {
+  const clock = document.getElementById("arena-clock");
+  const left = clock?.querySelector(".countdown-left");
+  if (!left) return;
+  if (!clock.dataset.loadedAt) clock.dataset.loadedAt = String(Date.now());
+  const now = Number(clock.dataset.serverTime) + (Date.now() - Number(clock.dataset.loadedAt));
+  const ms = Math.max(0, Number(clock.dataset.endsAt) - now);
+  left.textContent = timeLeft(ms);
+  left.setAttribute("datetime", `PT${Math.ceil(ms / 1000)}S`);
+}
+
+function tick() {
+  tickCountdown();
+  tickArenaClock();
+}
+
+tick();
+setInterval(tick, 1000);

@@ -327,3 +327,12 @@ def test_a_topiary_end_names_no_reason(make_player):
     ann, bob = make_player(), make_player()
     game = play_out(live_game([ann, bob]), [ann, bob])
     assert selectors.game_state_for(game.pk, ann)["final"]["end_reason"] is None
+
+
+def test_new_opponent_keeps_a_lobby_clock_and_drops_one_the_lobby_does_not_offer(make_player):
+    ann, bob = make_player(), make_player()
+    lobby_clock = live_game([ann, bob])
+    tournament_clock = live_game([ann, bob], clock_initial=30, clock_increment=1)
+    assert "time_control=5%2B3" in selectors.new_opponent_url(lobby_clock.pk)
+    link = selectors.new_opponent_url(tournament_clock.pk)
+    assert "time_control" not in link and "kind=topiary" in link

@@ -17,6 +17,7 @@ from tournaments.pairing import (
     ArenaWaiting,
     Competitor,
     arena_pair,
+    arena_pair_cap,
     arena_points,
     place_points,
     round_robin_schedule,
@@ -349,3 +350,61 @@ def test_tied_places_share_the_points_they_span():
     assert place_points([2, 1], (1, 0)) == [0, 1]
     assert place_points([1, 1], (1, 0)) == [0.5, 0.5]
     assert place_points([3, 1, 1], (2, 1, 0)) == [0, 1.5, 1.5]
+
+
+def test_arena_holds_a_pair_who_just_met_while_others_will_be_free_soon():
+    ann, bob = ArenaWaiting(id=1, last_opponent=2), ArenaWaiting(id=2, last_opponent=1)
+    # Nobody else in the event, or nobody else at a board: they play again at once.
+    assert arena_pair([ann, bob], [1, 2], others_busy=0, hold=30) == [(1, 2)]
+    # Two others are playing: they wait for them rather than meet twice in a row...
+    assert arena_pair([ann, bob], [1, 2, 3, 4], others_busy=2, hold=30) == []
+    # ...but not for ever: once one of them has waited the hold, the rematch is on.
+    waited = ArenaWaiting(id=2, last_opponent=1, waited=30)
+    assert arena_pair([ann, waited], [1, 2, 3, 4], others_busy=2, hold=30) == [(1, 2)]
+
+
+def test_arena_caps_the_games_of_a_pair_at_a_fair_share_plus_one():
+    assert arena_pair_cap(0, 1) is None
+    assert [arena_pair_cap(games, 3) for games in (0, 1, 2, 3, 5, 8)] == [2, 2, 2, 3, 3, 4]
+    # Two fast players who have met in three of their four games wait, however long,
+    # while the other two are at a board; the cap holds nobody back once nobody is.
+    fast = [
+        ArenaWaiting(id=1, last_opponent=3, games=4, met={2: 3, 3: 1}, waited=600),
+        ArenaWaiting(id=2, last_opponent=4, games=4, met={1: 3, 4: 1}, waited=600),
+    ]
+    assert arena_pair(fast, [1, 2, 3, 4], others_busy=2, hold=30) == []
+    assert arena_pair(fast, [1, 2], others_busy=0, hold=30) == [(1, 2)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(2, 10), st.integers(0, 4), st.data())
+def test_arena_never_pairs_a_held_pair_while_others_are_at_a_board(count, busy, data):
+    ranked = list(range(1, count + busy + 1))
+    ids = ranked[:count]
+    waiting = []
+    for pid in ids:
+        met = {o: data.draw(st.integers(0, 4)) for o in ranked if o != pid}
+        waiting.append(
+            ArenaWaiting(
+                id=pid,
+                last_opponent=data.draw(st.sampled_from([None, *ranked])),
+                games=sum(met.values()),
+                met=met,
+                waited=data.draw(st.sampled_from([0.0, 5.0, 30.0])),
+            )
+        )
+    pairs = arena_pair(waiting, ranked, others_busy=busy, hold=30.0)
+    seated = [p for pair in pairs for p in pair]
+    assert len(set(seated)) == len(seated) and set(seated) <= set(ids)
+    by_id = {w.id: w for w in waiting}
+    opponents = count + busy - 1
+    for a, b in (tuple(by_id[p] for p in pair) for pair in pairs):
+        if not busy:
+            continue
+        rematch = a.last_opponent == b.id or b.last_opponent == a.id
+        assert not rematch or max(a.waited, b.waited) >= 30.0
+        for one, other in ((a, b), (b, a)):
+            assert one.met.get(other.id, 0) + 1 <= arena_pair_cap(one.games, opponents)
+    if not busy:
+        # Nobody else to wait for: everyone waiting plays (one sits out of an odd count).
+        assert len(pairs) == count // 2

@@ -1,0 +1,77 @@
+// Times in the viewer's own zone. The server writes every time as
+// <time datetime="…Z" data-local="style">… UTC</time>, which stands without JavaScript;
+// this rewrites each in the browser's zone ("moment": date and time, "clock": time of
+// day, "timeline": "in 12 min · tonight 20:00") and names the zone wherever the page
+// has a [data-local-zone]. The UTC text stays as the element's title.
+/* global gettext, pgettext, interpolate */
+
+const lang = document.documentElement.lang || undefined;
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+const clockFormat = new Intl.DateTimeFormat(lang, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+const momentFormat = new Intl.DateTimeFormat(lang, {
+  day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23",
+});
+const dateFormat = new Intl.DateTimeFormat(lang, { day: "numeric", month: "short" });
+const weekdayFormat = new Intl.DateTimeFormat(lang, { weekday: "long" });
+const relative = new Intl.RelativeTimeFormat(lang, { numeric: "auto", style: "short" });
+
+/** The browser's zone as people name it: "Asia/Tokyo, GMT+9". */
+export function zoneName() {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  const offset = new Intl.DateTimeFormat("en", { timeZoneName: "shortOffset" })
+    .formatToParts(new Date())
+    .find((part) => part.type === "timeZoneName")?.value;
+  return offset && offset !== zone ? `${zone}, ${offset}` : zone;
+}
+
+function midnight(date) {
+  return new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime();
+}
+
+/** "tonight 20:00", "tomorrow 09:00", "Saturday 17:00", "5 Dec 18:00" (local). */
+function dayAndClock(date, now) {
+  const days = Math.round((midnight(date) - midnight(now)) / DAY);
+  const clock = clockFormat.format(date);
+  let day;
+  if (days === 0 && date.getHours() >= 18) day = pgettext("an event's day", "tonight");
+  else if (Math.abs(days) <= 1) day = relative.format(days, "day");
+  else if (days > 1 && days < 7) day = weekdayFormat.format(date);
+  else day = dateFormat.format(date);
+  return interpolate(pgettext("a day, then a time of day", "%(day)s %(clock)s"), { day, clock }, true);
+}
+
+/** "in 12 min", "in 3 hr", or nothing beyond a day (the day says it then). */
+function fromNow(date, now) {
+  const ms = date - now;
+  if (ms <= 0) return pgettext("an event's start", "now");
+  const minutes = Math.max(1, Math.round(ms / MINUTE));
+  if (minutes < 60) return relative.format(minutes, "minute");
+  if (ms < DAY) return relative.format(Math.round(ms / HOUR), "hour");
+  return "";
+}
+
+const STYLES = {
+  moment: (date) => momentFormat.format(date),
+  clock: (date) => clockFormat.format(date),
+  day: (date, now) => dayAndClock(date, now),
+  timeline: (date, now) => [fromNow(date, now), dayAndClock(date, now)].filter(Boolean).join(" · "),
+};
+
+/** Rewrite every server-written time under ``root`` in the viewer's zone. */
+export function localizeTimes(root = document, now = new Date()) {
+  for (const element of root.querySelectorAll("time[data-local]")) {
+    const date = new Date(element.getAttribute("datetime"));
+    const style = STYLES[element.dataset.local];
+    if (!style || Number.isNaN(date.getTime())) continue;
+    if (!element.title) element.title = element.textContent;
+    element.textContent = style(date, now);
+  }
+  for (const element of root.querySelectorAll("[data-local-zone]")) element.textContent = zoneName();
+}
+
+localizeTimes();
+// "in 12 min" moves on.
+setInterval(() => localizeTimes(), 30_000);
