@@ -12,10 +12,12 @@ from engine.games import GAMES
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 
-#: What naming a game in a page script looks like: a branch on the kind, a game's name as a
-#: literal, or a game's board module imported by its name.
+#: What naming a game in a page script looks like: a branch on the kind against a literal, a
+#: game's name as a literal, or a game's board module imported by its name. (A game's id
+#: compared with another, ``answer.game !== thisGame``, names no game.)
 NAMING = re.compile(
-    r"""\b(kind|game)\s*[!=]==|["'`](topiary|wizards_garden)["'`]|board/(topiary|wizards_garden)\.js"""
+    r"""\b(kind|game)\s*[!=]==\s*["'`]|["'`](topiary|wizards_garden)["'`]"""
+    r"""|board/(topiary|wizards_garden)\.js"""
 )
 
 #: What every page asks of a game's board object.
@@ -44,6 +46,7 @@ def test_the_check_finds_a_page_script_that_names_a_game():
     ):
         assert NAMING.search(line), line
     assert not NAMING.search("const board = boardOf(kind).gamePage(page);")
+    assert not NAMING.search("if (answer.game && answer.game !== thisGame) {")
 
 
 def test_every_game_has_a_board_object_with_what_the_pages_ask_of_it():
