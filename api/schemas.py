@@ -14,15 +14,29 @@ from typing import Any
 from ninja import Field, Schema
 from pydantic import ConfigDict
 
-from engine.games import GAMES
+from engine.games import GAMES, all_games
 from ratings.models import PUZZLE
 
-# What the document says of the games comes from their descriptors. It is drawn once, for
-# the house's games; a game registered at run time is taken all the same.
-_KINDS = [game.name for game in GAMES]
-_SEATS = ", ".join(
-    f"{game.title} {'-'.join(str(n) for n in sorted({*game.seats}))}" for game in GAMES
-)
+
+def _described(words):
+    """A field's description written when the document is made, not when this module is
+    imported: a game registered since is described with the others."""
+
+    def extra(schema: dict) -> None:
+        schema["description"] = words()
+
+    return extra
+
+
+def _kinds() -> list[str]:
+    return [game.name for game in all_games()]
+
+
+def _seats() -> str:
+    return ", ".join(
+        f"{game.title} {'-'.join(str(n) for n in sorted({*game.seats}))}" for game in all_games()
+    )
+
 
 # --------------------------------------------------------------------------- requests
 
@@ -47,8 +61,10 @@ CORRESPONDENCE_DAYS_MAX = 14
 
 
 class TableIn(StrictIn):
-    kind: str = Field(GAMES[0].name, description=" or ".join(_KINDS))
-    players: int = Field(2, description=f"seats at the table ({_SEATS})")
+    kind: str = Field(GAMES[0].name, json_schema_extra=_described(lambda: " or ".join(_kinds())))
+    players: int = Field(
+        2, json_schema_extra=_described(lambda: f"seats at the table ({_seats()})")
+    )
     rated: bool = False
     clock_initial: int | None = Field(
         None,
@@ -147,7 +163,9 @@ class RatingOut(Schema):
 
 
 class ProfileOut(UserOut):
-    ratings: dict[str, RatingOut] = Field(description=f"by kind: {', '.join([*_KINDS, PUZZLE])}")
+    ratings: dict[str, RatingOut] = Field(
+        json_schema_extra=_described(lambda: f"by kind: {', '.join([*_kinds(), PUZZLE])}")
+    )
     vacation_until: str | None = Field(
         description="ISO 8601: while the player is on vacation (their days-per-move clocks "
         "stand still), when it ends; else null"

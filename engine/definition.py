@@ -80,6 +80,11 @@ RankKey = Callable[[dict, int, int, dict], tuple]
 #: (``engine.bots.choose_move`` checks the view and the level first).
 BotPlayer = Callable[[Any, Any, float, Any], str]
 
+#: ``move_facts(state, move) -> dict | None``: what ``move`` played in ``state`` did that every
+#: viewer may know and its notation does not say (Wizards' Garden's set-up seeds and
+#: harvests), as JSON; None when there is nothing to say.
+MoveFacts = Callable[[Any, str], "dict | None"]
+
 #: ``analyst(view, played, rng) -> {move: [value, ...]} | None``: per candidate move of the
 #: turn (``played`` among them), its value for the mover in points, one per sample (deals
 #: shared by every candidate, so differences are paired); None for a turn not analysed.
@@ -97,9 +102,11 @@ class GameDefinition:
     ``end_reasons``: every reason, in words, the states give for a game being over
     (``end_reason()``); empty when they give none. ``bots``: a ``BotPlayer`` per level
     above ``random`` (which plays any game); ``analyst``: the post-game analysis of one
-    turn (None: turns are not analysed). ``messages``: the English of each error code the
-    game raises, added to ``engine.errors.MESSAGES`` when the game is defined. ``words``:
-    any other English word the game hands the site to show (Topiary's tile names).
+    turn (None: turns are not analysed); ``move_facts``: what a move did beyond its
+    notation, public to every viewer (None: nothing more to say). ``messages``: the
+    English of each error code the game raises, added to ``engine.errors.MESSAGES`` when
+    the game is defined. ``words``: any other English word the game hands the site to
+    show (Topiary's tile names).
 
     Every English text here (option labels and help, score columns, end reasons, words,
     messages) is marked with ``engine.errors.gettext_noop`` where the game writes it, so
@@ -122,6 +129,7 @@ class GameDefinition:
     is_take_step: Callable[[str], bool] | None = None
     bots: Mapping[str, BotPlayer] = field(default_factory=lambda: MappingProxyType({}), hash=False)
     analyst: Analyst | None = None
+    move_facts: MoveFacts | None = None
     messages: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), hash=False)
 
     def __post_init__(self):
@@ -163,10 +171,12 @@ class GameDefinition:
         or a number of players the game is not for.
         """
         options = dict(options or {})
+        # Said as a player would (``Topiary is for 2 to 4 players``), not as the option's
+        # JSON check would name its field.
+        if players not in self.seat_choices:
+            raise NotationError(code="players_not_for_game", game=self.title, seats=self.seats_text)
         if self.seats_option is not None:
             options[self.seats_option] = players
-        elif players not in self.seat_choices:
-            raise NotationError(code="players_not_for_game", game=self.title, seats=self.seats_text)
         return self.module.Options.from_json(options).to_json()
 
     def move_seen_by(
@@ -178,6 +188,14 @@ class GameDefinition:
     def end_reason(self, state) -> str | None:
         """Why the game in ``state`` is over, in words (``the basket is empty``), if it says."""
         return state.end_reason() if self.end_reasons and state.is_over else None
+
+    def facts_of(self, state, move: str) -> dict | None:
+        """What ``move`` (legal in ``state``) did beyond its notation, for every viewer, or None.
+
+        Only for what anyone watching the table sees (never a hidden tile): the site keeps it
+        with the move and sends it to every viewer as it is.
+        """
+        return None if self.move_facts is None else self.move_facts(state, move)
 
     def takes_two_steps(self, move: str) -> bool:
         """True for the first step of a turn played in two (a Topiary take, ``c5:S c4``)."""

@@ -6,11 +6,16 @@
 
 ``GAMES`` are the games the house ships. ``register(definition)`` adds another one at run
 time (a test's tiny game, say) and ``unregister(name)`` takes it away again; ``all_games()``
-is every game registered now, the house's first.
+is every game registered now, the house's first. ``EXTRA_GAMES`` (an environment variable:
+module names, comma-separated) names game modules every process registers when this module
+is imported (each module's ``GAME``), so a web server, its workers and the command line
+started with it all know a game the house does not ship.
 """
 
 from __future__ import annotations
 
+import importlib
+import os
 from types import ModuleType
 from typing import Any
 
@@ -109,3 +114,23 @@ def view_from_json(name: str, position: Any, seat: int) -> Any:
     else:
         state = module.state_from_json(data)
     return state.view(seat)
+
+
+#: The environment variable naming extra game modules to register at import.
+EXTRA_GAMES = "TOPIARY_EXTRA_GAMES"
+
+
+def register_extra_games(names: str | None = None) -> tuple[GameDefinition, ...]:
+    """Register the ``GAME`` of each module named in ``names`` (comma-separated; by default
+    ``$TOPIARY_EXTRA_GAMES``) not registered yet; returns the games added."""
+    added = []
+    for name in filter(
+        None, (part.strip() for part in (names or os.environ.get(EXTRA_GAMES, "")).split(","))
+    ):
+        definition = importlib.import_module(name).GAME
+        if _REGISTERED.get(definition.name) is not definition:
+            added.append(register(definition))
+    return tuple(added)
+
+
+register_extra_games()

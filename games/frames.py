@@ -108,11 +108,16 @@ def _move_seen(game: Game, entry: dict, viewer: int | None, over: bool) -> dict:
     move = game.engine.move_seen_by(
         entry["move"], mover=entry["seat"], viewer=viewer, took=entry.get("took"), over=over
     )
-    return {
+    seen = {
         "seat": entry["seat"],
         "move": move,
         "took": entry.get("took") if mine or over else None,
     }
+    # The game's facts of a move are public by its descriptor's word (``move_facts``).
+    facts = entry.get("facts")
+    if facts is not None:
+        seen["facts"] = facts
+    return seen
 
 
 def _final(game: Game, state) -> dict:

@@ -128,13 +128,22 @@ def _replay_page(request: HttpRequest, frames: dict, *, game=None, seats=None) -
         }
         for score in frames["final"]["scores"]
     ]
+    # The running score table's columns, for the page's script: the descriptor's, as the
+    # final table's (one source), then the total.
+    columns = [
+        {"key": column.key, "label": _(column.label), "flag": _(column.flag)}
+        if column.flag
+        else {"key": column.key, "label": _(column.label)}
+        for column in definition.score_columns
+    ]
+    columns.append({"key": "total", "label": _("Total")})
     return render(
         request,
         "games/history/replay.html",
         {
             "game": game,
             "seats": seats,
-            "replay": frames,
+            "replay": {**frames, "score_columns": columns},
             "definition": definition,
             "final_rows": final_rows,
             "drawn": len(winners) > 1,

@@ -204,7 +204,8 @@ class Game(RowWrites, models.Model):
     # The full position now and at the deal, as the engine's JSON.
     state = models.JSONField(null=True, blank=True)
     initial = models.JSONField(null=True, blank=True)
-    # One entry per ply: {"seat": int, "move": notation, "took": tile or null}.
+    # One entry per ply: {"seat": int, "move": notation, "took": tile or null}, and "facts"
+    # when the game says what the move did beyond its notation (GameDefinition.facts_of).
     moves = models.JSONField(default=list, blank=True)
     # Set when the game is scored: the engine's game record (NOTATION.md).
     record = models.JSONField(null=True, blank=True)

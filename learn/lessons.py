@@ -124,9 +124,10 @@ TOPIARY = Lesson(
     title=gettext_lazy("Topiary: your first garden"),
     intro=gettext_lazy(
         "Seven short positions. In each one you are the red player: choose a free spot "
-        "(the small circles around the garden), then, when the task asks for it, a "
-        "face-down tile to take and the tile to plant. The server checks your move with "
-        "the same engine the games use."
+        "around the garden (click its small circle, or on a phone tap the edge tile "
+        "beside it, then the direction the visitor looks), then, when the task asks for "
+        "it, a face-down tile to take and the tile to plant. The server checks your move "
+        "with the same engine the games use."
     ),
     steps=(
         Step(

@@ -164,5 +164,6 @@ GAME = GameDefinition(
     aliases=("wizards-garden",),
     bots=bots.PLAYERS,
     analyst=analysis.values,
+    move_facts=State.move_facts,
     messages=messages.MESSAGES,
 )

@@ -335,6 +335,34 @@ class State:
             options=self.options,
         )
 
+    def move_facts(self, move: str) -> dict | None:
+        """What ``move`` does beyond planting, as every viewer may know it (nothing is hidden).
+
+        ``{"setup": true}`` for a set-up seed (it flips nothing); for a harvest, its lines in
+        notation order with the flower each gives (``{"line": "a1-d1", "flower": "B"}``) and
+        ``staff``, whether the mover takes the Wizard's Staff by it; None for any other move.
+        Computed once when the move is played (the site keeps it with the move).
+        """
+        code = self.code_of(move)
+        if self.phase == SETUP:
+            return {"setup": True}
+        lines = code >> _LINES_SHIFT
+        if not lines:
+            return None
+        black = self._planted(code & _CELL_BITS, bool(code & _BLACK_BIT))[1]
+        harvest = sorted(
+            (
+                {
+                    "line": LINE_NAMES[k],
+                    "flower": BLACK if black & LINE_MASKS[k] == LINE_MASKS[k] else WHITE,
+                }
+                for k in _bits(lines)
+            ),
+            key=lambda entry: entry["line"],
+        )
+        took_staff = self.staff != self.to_move and any(e["flower"] == BLACK for e in harvest)
+        return {"harvest": harvest, "staff": took_staff}
+
     def code_of(self, move: str, seat: int | None = None) -> int:
         """The code of a move in notation, checked against the rules.
 

@@ -213,7 +213,13 @@ def _move_apply(
     except EngineError as error:
         raise Refused("illegal", engine_text.error_message(error)) from None
     _move_counted(game, seat)
-    game.moves = [*game.moves, {"seat": seat.index, "move": move, "took": took}]
+    entry = {"seat": seat.index, "move": move, "took": took}
+    # What the move did beyond its notation (a harvest, a set-up seed), public to every
+    # viewer: worked out once here, not once per viewer's frame.
+    facts = game.definition.facts_of(state, move)
+    if facts is not None:
+        entry["facts"] = facts
+    game.moves = [*game.moves, entry]
     game.ply += 1
     game.takeback_offer = None
     game.state = after.to_json()

@@ -420,6 +420,14 @@ function watchSize(svg) {
   }).observe(svg);
 }
 
+// How to pick a free position on ``svg`` as it is drawn now, for a page's prompt: its circle
+// where a pointer can tell them apart, else (a phone) the edge tile, then the direction.
+export function placeHint(svg) {
+  return svg?.dataset.picking === "edge"
+    ? gettext("tap the edge tile beside it, then the direction the visitor looks")
+    : gettext("the small circles around the garden");
+}
+
 // Highlights the line of the visitor (or free position) at ``pos`` and rings the tiles it sees.
 export function highlight(svg, sightLines, pos) {
   const { line, cells } = pos ? sightOf(sightLines, pos) : { line: [], cells: [] };
@@ -456,10 +464,6 @@ export function markMove(svg, move, seat) {
 }
 
 // ------------------------------------------------------------------ the replay
-
-// The score columns of a count (the replay's table, the result): label and score key.
-export const scoreColumns = [[gettext("Visitors"), "visitors"], [pgettext("score column", "Bonus"), "bonus"],
-  [pgettext("score column", "Hand"), "hand"], [pgettext("score column", "Total"), "total"]];
 
 // The visitor worth looking at after ``ply``: the one its turn placed.
 export function replayFocus(frames, ply) {

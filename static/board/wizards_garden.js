@@ -60,8 +60,12 @@ export function drawBoard(svg, position, options = {}) {
   const staff = position.staff === null
     ? gettext("Wizard's Staff: beside the board")
     : interpolate(gettext("Wizard's Staff: with %(player)s"), { player: seatName(position.staff) }, true);
-  const basket = interpolate(ngettext("Basket: %(count)s seed", "Basket: %(count)s seeds", position.basket),
+  let basket = interpolate(ngettext("Basket: %(count)s seed", "Basket: %(count)s seeds", position.basket),
     { count: position.basket }, true);
+  // The set-up phase (the first four seeds) is named on the board: its seeds flip nothing.
+  if (position.phase === "setup") {
+    basket = interpolate(gettext("%(basket)s · Set-up: nothing flips"), { basket }, true);
+  }
   layer.append(
     el("text", { class: "board-note", x: EDGE, y: BOARD_SIZE + 16 }, basket),
     el("text", { class: "board-note staff", x: EDGE, y: BOARD_SIZE + 40 }, staff),
@@ -84,10 +88,6 @@ export function markMove(svg, move) {
 
 // ------------------------------------------------------------------ the replay
 
-// The score columns of a count: white and black flowers, and the flowers in all.
-export const scoreColumns = [[pgettext("score column: white flowers", "W"), "W"],
-  [pgettext("score column: black flowers", "B"), "B"], [gettext("Flowers"), "total"]];
-
 // Nothing on this board is pointed at after a move: its flips and harvest show by themselves.
 export function replayFocus() {
   return null;
@@ -99,6 +99,11 @@ const HARVEST_LINES = [1, 2, 3, 4].flatMap((n) => [
   [..."abcd"].map((file) => `${file}${n}`),
   [1, 2, 3, 4].map((rank) => `${"abcd"[n - 1]}${rank}`),
 ]).concat([[..."abcd"].map((file, i) => `${file}${i + 1}`), [..."abcd"].map((file, i) => `${file}${4 - i}`)]);
+
+// The four cells of a line named by its end cells (``a1-d4``), a1-d4 and a4-d1 included.
+function lineCells(name) {
+  return HARVEST_LINES.find((line) => `${line[0]}-${line[3]}` === name) ?? [];
+}
 
 function seedOn(board, cell) {
   return board[4 - Number(cell[1])]["abcd".indexOf(cell[0])];
@@ -112,18 +117,29 @@ function harvestedLines(frame, before) {
     && (cell === planted || seedOn(before.position.board, cell) !== ".")));
 }
 
-// What a move did beyond planting, for a move list: a set-up seed flips nothing; a harvest
-// takes its lines, and a black one the Wizard's Staff.
+// What a move did beyond planting, in a move list's words, from its facts as the engine
+// states them (docs/PROTOCOL.md, ``moves``' ``facts``): a set-up seed flips nothing; a harvest
+// takes its lines, and a black one may take the Wizard's Staff.
+export function factsNote(facts) {
+  if (!facts) return null;
+  if (facts.setup) return gettext("set-up: flips nothing");
+  if (!facts.harvest?.length) return null;
+  const names = facts.harvest.map((entry) => entry.line).join(", ");
+  const harvest = interpolate(ngettext("harvests the line %(lines)s", "harvests the lines %(lines)s", facts.harvest.length),
+    { lines: names }, true);
+  return facts.staff ? interpolate(gettext("%(harvest)s, takes the Wizard's Staff"), { harvest }, true) : harvest;
+}
+
+// The same note for a replay's ply, whose frames carry positions, not facts: what the board
+// before and after the move shows.
 export function moveNote(frame, before) {
   if (!before) return null;
-  if (before.position.phase === "setup") return gettext("set-up: flips nothing");
+  if (before.position.phase === "setup") return factsNote({ setup: true });
   const lines = harvestedLines(frame, before);
-  if (!lines.length) return null;
-  const names = lines.map((line) => `${line[0]}-${line[3]}`).join(", ");
-  const harvest = interpolate(ngettext("harvests the line %(lines)s", "harvests the lines %(lines)s", lines.length),
-    { lines: names }, true);
-  const staff = frame.position.staff === frame.mover && before.position.staff !== frame.mover;
-  return staff ? interpolate(gettext("%(harvest)s, takes the Wizard's Staff"), { harvest }, true) : harvest;
+  return factsNote({
+    harvest: lines.map((line) => ({ line: `${line[0]}-${line[3]}` })),
+    staff: frame.position.staff === frame.mover && before.position.staff !== frame.mover,
+  });
 }
 
 // A replay frame's board, with the board before this ply's move so its flips and harvest show
@@ -229,13 +245,20 @@ export function lesson(page) {
 export function gamePage(page) {
   const { state, svg } = page;
   const moves = () => (page.myTurn() ? parseMoves(state.frame.legal_moves) : []);
+  // The beds the latest move's harvest emptied, while that move is the news (``previousBoard``).
+  const harvested = () => {
+    const facts = state.previousBoard ? state.frame.moves.at(-1)?.facts : null;
+    return new Set((facts?.harvest ?? []).flatMap(({ line }) => lineCells(line)));
+  };
   return {
     draw() {
       const legal = new Set(moves().map((m) => m.cell));
+      const emptied = harvested();
       drawBoard(svg, state.frame.position, {
         previous: state.previousBoard,
         seatName: page.seatName,
         onCell(group, cell, seed, bed) {
+          if (emptied.has(cell)) group.classList.add("harvested");
           if (state.pick.cell === cell) bed.classList.add("chosen");
           if (!legal.has(cell) || state.pick.move) return;
           bed.classList.add("legal");
@@ -263,7 +286,9 @@ export function gamePage(page) {
       return parts;
     },
     handOf: () => null,
-    moveLines: () => state.frame.moves.map((entry) => ({ seat: entry.seat, move: entry.move, took: null, open: false })),
+    moveLines: () => state.frame.moves.map((entry) => ({
+      seat: entry.seat, move: entry.move, took: null, open: false, note: factsNote(entry.facts),
+    })),
     waiting: () => null,
     afterChoose() {},
     afterTurn() {},

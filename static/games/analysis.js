@@ -26,7 +26,7 @@ const signIn = document.getElementById("analysis-sign-in");
 const result = document.getElementById("analysis-result");
 const { frames, players, game } = JSON.parse(document.getElementById("replay-data").textContent);
 // The game's board object (static/board/<game>.js) marks the engine's move on its board.
-const gameBoard = boardOf(game);
+const gameBoard = await boardOf(game);
 
 // The frame each turn starts at: a take and its plant are two frames of one turn.
 const turnStart = [];

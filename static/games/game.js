@@ -75,6 +75,7 @@ function remaining(index) {
 }
 
 function drawPlayers() {
+  if (!board) return;
   const list = $("players");
   list.replaceChildren(...state.frame.seats.map((seat) => {
     const li = document.createElement("li");
@@ -180,6 +181,13 @@ function drawMoves() {
     li.textContent = entry.took
       ? interpolate(gettext("%(line)s (took %(tile)s)"), { line, tile: entry.took }, true)
       : line;
+    // What the move did beyond its notation, where the game's board says (a harvest, say).
+    if (entry.note) {
+      const note = document.createElement("span");
+      note.className = "move-note";
+      note.textContent = entry.note;
+      li.append(" ", note);
+    }
     if (entry.open) li.classList.add("open");
     return li;
   }));
@@ -190,21 +198,9 @@ function drawMoves() {
 
 // The game's board object (static/board/<kind>.js, found by the kind): its drawing, its targets and how a move
 // is picked on them, its hand, its player cards' details and its end-of-game reveal. This
-// page gives it the live state and its own actions.
-const board = boardOf(kind).gamePage({
-  state,
-  svg,
-  $,
-  legalSteps,
-  myTurn,
-  choose,
-  render,
-  oneTap,
-  sendPick,
-  seatName,
-  winnerBadge,
-  playPrompt,
-});
+// page gives it the live state and its own actions. Null until its script has loaded (the
+// end of this module): frames that come before are kept and drawn then.
+let board = null;
 
 function playPrompt(move) {
   return interpolate(gettext("Play %(move)s?"), { move }, true);
@@ -229,6 +225,7 @@ function drawChooser() {
 const result = resultPanel({ send, seatName });
 
 function render() {
+  if (!board) return;
   root.hidden = state.frame.status === "open";
   result.draw(state.frame);
   root.dataset.ply = String(state.frame.ply);
@@ -290,10 +287,10 @@ root.append(heard);
 
 function announceMove(previous, next) {
   // A move made in steps is said as its line ("c5:S c4=R3") when its last step comes.
-  const line = board.moveLines().at(-1);
+  const line = board?.moveLines().at(-1);
   if (!line || next.moves.length <= (previous.moves?.length ?? 0) || line.seat === next.you || line.open) return;
   heard.textContent = interpolate(gettext("%(player)s played %(move)s"),
-    { player: seatName(line.seat), move: line.move }, true);
+    { player: seatName(line.seat), move: line.note ? `${line.move} (${line.note})` : line.move }, true);
 }
 
 function accept(next) {
@@ -318,7 +315,7 @@ function accept(next) {
   state.previousBoard = previous.position?.board && next.type === "move" ? previous.position.board : null;
   render();
   announceMove(previous, next);
-  if (turnChanged) board.afterTurn();
+  if (turnChanged) board?.afterTurn();
 }
 
 async function resync() {
@@ -444,7 +441,6 @@ if (state.frame.status === "open" || state.frame.status === "active" || rematchO
     goneText: gettext("This game does not exist."),
   });
 }
-
 // An open table's invite link (its creator's page only): copy it in one click.
 const inviteCopy = $("invite-copy");
 if (inviteCopy && navigator.clipboard) {
@@ -454,3 +450,18 @@ if (inviteCopy && navigator.clipboard) {
     inviteCopy.textContent = gettext("Copied");
   });
 }
+board = (await boardOf(kind)).gamePage({
+  state,
+  svg,
+  $,
+  legalSteps,
+  myTurn,
+  choose,
+  render,
+  oneTap,
+  sendPick,
+  seatName,
+  winnerBadge,
+  playPrompt,
+});
+render();

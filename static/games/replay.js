@@ -15,9 +15,12 @@ function html(name, attrs = {}, text) {
   return node;
 }
 
+// The score as it stands at a ply, in the game's score columns (its descriptor's, as the page
+// data gives them, total last): a flag column shows its word for a true value. On a phone
+// each player is a card of labelled facts (site.css, ``table-scores``), as the final table.
 function scoreTable(frame, players, columns) {
-  const table = html("table", { class: "table replay-score" });
-  const head = [pgettext("score column", "Player"), ...columns.map(([label]) => label)];
+  const table = html("table", { class: "table table-scores replay-score" });
+  const head = [pgettext("score column", "Player"), ...columns.map(({ label }) => label)];
   const thead = html("thead");
   const headRow = html("tr");
   for (const label of head) headRow.append(html("th", { scope: "col" }, label));
@@ -25,24 +28,26 @@ function scoreTable(frame, players, columns) {
   const tbody = html("tbody");
   for (const entry of frame.score.scores) {
     const row = html("tr");
-    const values = columns.map(([, key]) => entry[key]);
+    const cells = columns.map(({ key, label, flag }) => (flag
+      ? html("td", {}, entry[key] ? flag : "")
+      : html("td", { class: "num", "data-label": label }, String(entry[key] ?? ""))));
     const name = html("td");
     name.append(seatSwatch(entry.seat, "seat-dot"));
     name.append(document.createTextNode(` ${players[entry.seat]}`));
     row.append(name);
-    for (const value of values) row.append(html("td", { class: "num" }, String(value)));
+    row.append(...cells);
     tbody.append(row);
   }
   table.append(thead, tbody);
   return table;
 }
 
-function start() {
+async function start() {
   const root = document.getElementById("replay");
   const data = JSON.parse(document.getElementById("replay-data").textContent);
   const { frames, players, game } = data;
-  // The game's board object (static/board/<game>.js): its board, focus and score columns.
-  const gameBoard = boardOf(game);
+  // The game's board object (static/board/<game>.js): its board and focus.
+  const gameBoard = await boardOf(game);
   const last = frames.length - 1;
   const board = document.getElementById("replay-board");
   const plyLabel = document.getElementById("replay-ply");
@@ -119,7 +124,7 @@ function start() {
         { ply, last, player: players[frame.mover], move: frame.move }, true)
       : interpolate(gettext("Ply %(ply)s of %(last)s · the deal"), { ply, last }, true);
     const wrap = html("div", { class: "table-wrap" });
-    wrap.append(scoreTable(frame, players, gameBoard.scoreColumns));
+    wrap.append(scoreTable(frame, players, data.score_columns));
     scoreBox.replaceChildren(wrap);
     for (const button of moveList.querySelectorAll("button")) {
       const current = Number(button.dataset.ply) === ply;

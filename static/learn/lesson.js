@@ -102,7 +102,7 @@ const open = () => !busy && !verdict;
 
 // The game's board object (static/board/<game>.js) draws the board and offers its choices;
 // this page gives it the step being played.
-const gameBoard = boardOf(data.game);
+const gameBoard = await boardOf(data.game);
 const GAME = gameBoard.lesson({
   svg,
   shown: () => shown,

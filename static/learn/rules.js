@@ -10,7 +10,9 @@ import { el } from "../board/common.js";
 
 const figures = JSON.parse(document.getElementById("rules-figures").textContent);
 // Each game's board object (static/board/<game>.js) draws its figures.
-const gameBoards = Object.fromEntries(figures.map((figure) => [figure.game, boardOf(figure.game)]));
+const gameBoards = Object.fromEntries(await Promise.all(
+  [...new Set(figures.map((figure) => figure.game))].map(async (game) => [game, await boardOf(game)]),
+));
 // Fills a translated text's %(name)s placeholders.
 const say = (format, values) => interpolate(format, values, true);
 

@@ -11,7 +11,7 @@ import { seatNumber } from "../board/common.js";
 
 const data = JSON.parse(document.getElementById("puzzle-data").textContent);
 // The puzzle's game's board object (static/board/<game>.js), as every board page finds it.
-const garden = boardOf(data.position.game);
+const garden = await boardOf(data.position.game);
 const csrf = document.querySelector("input[name=csrfmiddlewaretoken]").value;
 
 // The words for a take are the game page's (the board object's TAKE_WORDS). The puzzle
@@ -171,9 +171,11 @@ function statusText(left) {
   if (ended === "gave-up") return gettext("You gave up: an optimal line is below.");
   if (!selection) {
     if (!left) return gettext("All your visitors are placed: submit, or undo to try something else.");
-    const text = ngettext("%(count)s visitor left: choose a free position (circles around the garden).",
-      "%(count)s visitors left: choose a free position (circles around the garden).", left);
-    return interpolate(text, { count: left }, true);
+    // The board says how a position is picked as it is drawn: a circle, or on a phone the
+    // edge tile and then the direction.
+    const text = ngettext("%(count)s visitor left: choose a free position (%(how)s).",
+      "%(count)s visitors left: choose a free position (%(how)s).", left);
+    return interpolate(text, { count: left, how: garden.placeHint(board.querySelector("svg")) }, true);
   }
   const { legal } = current();
   if (!selection.cell && !selection.move) {

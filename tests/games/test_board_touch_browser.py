@@ -217,14 +217,17 @@ def test_the_puzzle_the_lesson_and_the_wizards_garden_board_take_taps_too(
     game = live_game([ann, bob], kind="wizards_garden", first_player=0)
     puzzle_services.daily_puzzle_get_or_create(date=WEDNESDAY)
     context, page = phone(browser, asgi_server, ann, size)
-    for path, board in (
-        (f"/puzzles/{WEDNESDAY.isoformat()}/", "#puzzle-board svg"),
-        ("/learn/topiary/", "#lesson-board"),
+    for path, board, words in (
+        (f"/puzzles/{WEDNESDAY.isoformat()}/", "#puzzle-board svg", "#puzzle-status"),
+        ("/learn/topiary/", "#lesson-board", ".lead"),
     ):
         page.goto(asgi_server + path)
         garden = page.locator(board)
         garden.locator(".target-edge").first.wait_for()
         assert garden.get_attribute("data-picking") == "edge"
+        # The words say how a phone picks: the edge tile, then the direction.
+        hint = page.locator(words).text_content()
+        assert "tap the edge tile beside it, then the direction" in hint, hint
         edges = {t["what"] for t in targets_fit_a_finger(page, board)}
         edge = sorted(edges)[0]
         tap(page, garden.locator(f'.tile[data-cell="{edge}"] > :first-child'))

@@ -148,7 +148,7 @@ def test_two_players_play_a_whole_topiary_game_in_the_browser(
 
 
 def test_a_whole_wizards_garden_game_against_a_bot_in_the_browser(
-    browser, asgi_server, celery_worker, make_player
+    browser, asgi_server, celery_worker, make_player, tmp_path
 ):
     human = make_player()
     context, page = signed_in(browser, asgi_server, human)
@@ -166,6 +166,12 @@ def test_a_whole_wizards_garden_game_against_a_bot_in_the_browser(
         if "Game over" in status(page):
             break
         played = page.locator("#moves li").count()
+        if turn == 1:
+            # In set-up the board says that its seeds flip nothing.
+            assert (
+                "Set-up: nothing flips" in page.locator("#board .board-note").first.text_content()
+            )
+            page.locator("#game").screenshot(path=str(tmp_path / "garden-set-up.png"))
         beds = page.locator("#board g.bed-cell[role=button]")
         beds.nth(turn % beds.count()).click()
         page.locator("#options button").first.click()
@@ -179,6 +185,24 @@ def test_a_whole_wizards_garden_game_against_a_bot_in_the_browser(
     game = Game.objects.get()
     assert game.status == Game.Status.FINISHED and game.termination == "normal"
     assert game.record and turn == sum(entry["seat"] == 0 for entry in game.moves)
+    # The move list marks the set-up seeds and each harvest (its lines, the staff taken).
+    notes = [
+        item.locator(".move-note").all_inner_texts() for item in page.locator("#moves li").all()
+    ]
+    assert notes[:4] == [["set-up: flips nothing"]] * 4
+    harvests = 0
+    for entry, note in zip(game.moves[4:], notes[4:], strict=True):
+        facts = entry.get("facts")
+        if facts is None:
+            assert note == [], entry
+            continue
+        harvests += 1
+        lines = ", ".join(harvest["line"] for harvest in facts["harvest"])
+        assert note[0].startswith("harvests the line") and note[0].count(lines) == 1, note
+        assert note[0].endswith("takes the Wizard's Staff") == facts["staff"], note
+    assert harvests, "the greedy bot harvests when it can"
+    page.locator("#moves").screenshot(path=str(tmp_path / "garden-moves.png"))
+    print(f"\nScreenshots: {tmp_path}")
     context.close()
 
 

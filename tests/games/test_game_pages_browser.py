@@ -236,5 +236,11 @@ def test_a_wizards_garden_replay_marks_the_set_up_and_each_harvest(browser, asgi
         assert page.locator("#replay-board .bed-cell.harvested").count() == 4 * expected[harvest][1]
         page.locator("#replay-board").screenshot(path=str(shots / "390-replay-harvest.png"))
         page.locator("#replay-moves").screenshot(path=str(shots / "390-replay-garden-moves.png"))
+        # The running score in the descriptor's columns (the final table's), the staff a word.
+        score = page.locator("#replay-score table")
+        heads = score.locator("th").all_text_contents()
+        assert heads == ["Player", "Dovetail (W)", "Ravenclaw (B)", "Staff", "Total"], heads
+        assert score.evaluate("t => t.scrollWidth <= t.parentElement.clientWidth + 0.5")
+        page.locator("#replay-score").screenshot(path=str(shots / "390-replay-garden-score.png"))
     finally:
         context.close()

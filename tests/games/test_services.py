@@ -217,7 +217,7 @@ def test_bad_table_settings_are_refused(make_player):
     # The list of games that follows grows with the registry.
     assert chess.reason.startswith("Unknown game 'chess': expected 'topiary'")
     assert three_wizards.reason == "Wizards' Garden is for 2 players."
-    assert five_gardeners.reason == "options.players: 5 is not 2, 3 or 4."
+    assert five_gardeners.reason == "Topiary is for 2 to 4 players."
     assert both_times.reason == "A table has either a live clock or days per move."
     assert not Game.objects.exists()
 

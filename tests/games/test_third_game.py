@@ -15,13 +15,24 @@ from django.core.exceptions import ValidationError
 from django.forms import modelform_factory
 from django.urls import reverse
 
-from engine.games import game_definition, register, unregister
+from api import services as api_services
+from engine.games import (
+    EXTRA_GAMES,
+    game_definition,
+    register,
+    register_extra_games,
+    unregister,
+)
 from games import selectors, services
 from games.models import Game, Seek
 from ratings.models import Rating, RatingChange
+from tests.api.conftest import Api
 from tests.games import three_in_a_row
 from tests.games.conftest import live_game
+from tests.games.pages import PATIENCE, status, wait_for_status
 from tests.games.sockets import Socket, in_own_loop
+from tests.support import servers
+from tests.support.browser import signed_in
 from tournaments.forms import TournamentForm
 from tournaments.models import Tournament
 
@@ -48,6 +59,18 @@ def test_registering_a_game_adds_it_and_unregistering_takes_it_away():
         game_definition("three_in_a_row")
 
 
+def test_extra_game_modules_named_in_the_environment_are_registered_once(monkeypatch):
+    monkeypatch.setenv(EXTRA_GAMES, f" {three_in_a_row.__name__} ,")
+    try:
+        assert register_extra_games() == (three_in_a_row.GAME,)
+        assert register_extra_games() == ()  # already there: nothing added, nothing raised
+        assert game_definition("three_in_a_row") is three_in_a_row.GAME
+    finally:
+        unregister(three_in_a_row.NAME)
+    with pytest.raises(ModuleNotFoundError):
+        register_extra_games("tests.games.no_such_game")
+
+
 @pytest.mark.django_db
 def test_the_lobby_offers_a_registered_game_with_its_rule_option(client, make_player, third_game):
     ann, bob = make_player(), make_player()
@@ -55,6 +78,9 @@ def test_the_lobby_offers_a_registered_game_with_its_rule_option(client, make_pl
     lobby = client.get(reverse("games:lobby")).content.decode()
     assert '<option value="three_in_a_row">Three in a Row</option>' in lobby
     assert "Three in a Row: the first mark may go in b2." in lobby
+    # It has no rules page: the lobby's note links the others' only, its address is a 404.
+    assert 'href="/rules/three-in-a-row/"' not in lobby and 'href="/rules/topiary/"' in lobby
+    assert client.get("/rules/three-in-a-row/").status_code == 404
     response = client.post(
         reverse("games:table_new"),
         {"kind": "three_in_a_row", "players": 2, "time_control": "5+3", "rated": "on"},
@@ -250,3 +276,96 @@ async def test_a_registered_game_is_played_over_the_websocket(redis_url, make_pl
     assert [seat["rank"] for seat in scored["seats"]] == [1, 2]
     for socket in sockets:
         await socket.close()
+
+
+@pytest.mark.django_db
+def test_the_api_describes_a_registered_game_and_refuses_a_table_size_in_a_players_words(
+    client, make_player, third_game
+):
+    document = client.get("/api/openapi.json").json()
+    table = document["components"]["schemas"]["TableIn"]["properties"]
+    assert table["kind"]["description"] == "topiary or wizards_garden or three_in_a_row"
+    assert "Three in a Row 2" in table["players"]["description"]
+    api = Api(client, api_services.token_create(user=make_player(), name="t", scopes=["play"])[1])
+    for kind, players, words in (
+        ("topiary", 5, "Topiary is for 2 to 4 players."),
+        ("three_in_a_row", 3, "Three in a Row is for 2 players."),
+    ):
+        refused = api.post("/tables", {"kind": kind, "players": players, "correspondence_days": 2})
+        assert refused.status_code == 400 and refused.json()["message"] == words
+    assert not Game.objects.exists()
+
+
+@pytest.fixture(scope="module")
+def third_game_site(server_env, server_logs):
+    """A web process and the workers with the third game registered at start-up, as a site
+    adding a game by its engine module alone would run (``TOPIARY_EXTRA_GAMES``); yields
+    the web process's base URL. Only this module's: the suite's shared server keeps the
+    house's two games."""
+    env = {**server_env, "TOPIARY_EXTRA_GAMES": three_in_a_row.__name__}
+    web, url = servers.start_web(env, server_logs)
+    workers = servers.start_worker(env, server_logs)
+    yield url
+    workers.stop()
+    web.stop()
+
+
+@pytest.mark.browser
+@pytest.mark.celery
+@pytest.mark.django_db(transaction=True)
+def test_a_registered_game_is_offered_made_and_played_to_its_end_in_the_browser(
+    browser, third_game_site, make_player, third_game, tmp_path
+):
+    ann = make_player()
+    context, page = signed_in(browser, third_game_site, ann)
+    page.goto(f"{third_game_site}/play/")
+    table_kinds = page.locator("#new-table-title ~ form select[name=kind] option")
+    assert "Three in a Row" in table_kinds.all_inner_texts()
+    form = page.locator("#bots-title ~ form")
+    form.locator("select[name=kind]").select_option("three_in_a_row")
+    form.locator("select[name=level]").select_option("random")
+    form.get_by_role("button", name="Play bots").click()
+    page.wait_for_url("**/game/*/")
+    # No board script of its own: the generic board draws its cells; no rules page, no link.
+    page.locator("#board.generic-board").wait_for()
+    assert page.locator("#board .grid-cell").count() == 9
+    assert page.get_by_role("link", name="Rules").count() == 0
+
+    turns = 0
+    while True:
+        wait_for_status([page], lambda text: text == "Your turn" or "Game over" in text)
+        if "Game over" in status(page):
+            break
+        marks = page.locator("#board .grid-cell .mark").count()
+        page.locator("#board .grid-cell:has(.cell.legal)").first.click()
+        page.locator("#confirm").click()
+        turns += 1
+        # Our mark and (unless that ended the game) the bot's answer.
+        page.wait_for_function(
+            f"document.querySelectorAll('#board .grid-cell .mark').length > {marks}",
+            timeout=PATIENCE * 1000,
+        )
+        if turns == 2:
+            for width, height in ((360, 740), (390, 844), (1280, 800)):
+                page.set_viewport_size({"width": width, "height": height})
+                page.screenshot(path=str(tmp_path / f"third-game-{width}.png"), full_page=True)
+            page.set_viewport_size({"width": 1200, "height": 900})
+    wait_for_status([page], lambda text: "wins" in text or "Draw" in text)
+    game = Game.objects.get()
+    assert game.status == Game.Status.FINISHED and game.result
+    # The final position as drawn is the engine's, mark by mark.
+    drawn = page.locator("#board .grid-cell").evaluate_all(
+        "cells => Object.fromEntries(cells.map((g) => [g.dataset.cell, g.dataset.mark]))"
+    )
+    assert drawn == game.engine_state().to_json()["cells"]
+    assert page.locator("#moves li").count() == len(game.moves)
+    assert page.locator("#result").is_visible()
+    page.screenshot(path=str(tmp_path / "third-game-over.png"), full_page=True)
+    # Its replay: the generic board and the running score in the descriptor's columns.
+    page.goto(f"{third_game_site}/games/{game.pk}/replay/")
+    page.locator('[data-step="last"]').click()
+    page.locator("#replay-board .grid-cell .mark").nth(len(game.moves) - 1).wait_for()
+    heads = page.locator("#replay-score table th").all_text_contents()
+    assert heads == ["Player", "Marks", "Total"], heads
+    print(f"\nScreenshots: {tmp_path}")
+    context.close()

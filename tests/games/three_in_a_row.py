@@ -126,6 +126,10 @@ class State:
             "to_move": self.to_move,
             "first_player": self.first_player,
             "phase": self.phase,
+            # What the site's generic board draws (static/board/generic.js): each cell's mark.
+            "cells": {
+                cell: "" if m < 0 else MARKS[m] for cell, m in zip(CELLS, self.board, strict=True)
+            },
         }
 
     def view(self, seat: int) -> View:
