@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import random
 
+import engine.topiary.fastplay as fastplay
 from engine.rng import Rng
-from engine.topiary import fastplay
 from engine.topiary.board import FACE_DOWN
 from engine.topiary.bots import expected_scores, margin
 from engine.topiary.moves import NO_TAKE, PLANT_STEP, TAKE_STEP, move_name

@@ -11,17 +11,7 @@ so a search with a node cap ends in the very same place; only its speed differs.
 from libc.math cimport INFINITY
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
-from engine.wizards_garden.rules import (
-    FULL_BOARD as _FULL_BOARD,
-    LINE_MASKS as _LINE_MASKS,
-    NEIGHBOURS as _NEIGHBOURS,
-    OVER as _OVER,
-    PLAY as _PLAY,
-    SETUP as _SETUP,
-    SETUP_SEEDS as _SETUP_SEEDS,
-    _harvest_choices,
-    _LINES_THROUGH,
-)
+import engine.wizards_garden.rules as _rules
 
 DEF LINES = 10
 DEF MAX_CHOICES = 16
@@ -36,8 +26,8 @@ DEF SETUP = 0
 DEF PLAY = 1
 DEF OVER = 2
 
-cdef int FULL = _FULL_BOARD
-cdef int SETUP_SEEDS = _SETUP_SEEDS
+cdef int FULL = _rules.FULL_BOARD
+cdef int SETUP_SEEDS = _rules.SETUP_SEEDS
 cdef int NOT_FILE_A = FULL & ~sum(1 << (4 * rank) for rank in range(4))
 cdef int NOT_FILE_D = FULL & ~sum(1 << (4 * rank + 3) for rank in range(4))
 cdef int neighbours[16]
@@ -48,21 +38,21 @@ cdef int choices[1 << LINES][MAX_CHOICES]
 cdef int choice_count[1 << LINES]
 
 for _i in range(16):
-    neighbours[_i] = _NEIGHBOURS[_i]
-    lines_through_count[_i] = len(_LINES_THROUGH[_i])
-    for _j, _k in enumerate(_LINES_THROUGH[_i]):
+    neighbours[_i] = _rules.NEIGHBOURS[_i]
+    lines_through_count[_i] = len(_rules._LINES_THROUGH[_i])
+    for _j, _k in enumerate(_rules._LINES_THROUGH[_i]):
         lines_through[_i][_j] = _k
 for _k in range(LINES):
-    line_masks[_k] = _LINE_MASKS[_k]
+    line_masks[_k] = _rules.LINE_MASKS[_k]
 for _full in range(1 << LINES):
-    _found = _harvest_choices(_full)
+    _found = _rules._harvest_choices(_full)
     if len(_found) > MAX_CHOICES:
         raise ImportError("more harvest choices than the compiled search holds")
     choice_count[_full] = len(_found)
     for _j, _lines in enumerate(_found):
         choices[_full][_j] = _lines
 
-_PHASES = {_SETUP: SETUP, _PLAY: PLAY, _OVER: OVER}
+_PHASES = {_rules.SETUP: SETUP, _rules.PLAY: PLAY, _rules.OVER: OVER}
 
 
 cdef struct Pos:
@@ -231,7 +221,7 @@ def after(state, int code) -> tuple:
     phase) like ``State``'s fields (for the equality tests)."""
     cdef Pos p = position(state), out
     apply_code(&p, code, &out)
-    phase = {SETUP: _SETUP, PLAY: _PLAY, OVER: _OVER}[out.phase]
+    phase = {SETUP: _rules.SETUP, PLAY: _rules.PLAY, OVER: _rules.OVER}[out.phase]
     harvested = (
         (out.harvested[0][0], out.harvested[0][1]),
         (out.harvested[1][0], out.harvested[1][1]),
