@@ -10,7 +10,7 @@
 
 ``Search`` is the reference; ``new_search`` gives the compiled one
 (``engine.wizards_garden._compiled``, built by ``make venv``) when it is built: the same
-moves in the same order, values and node counts, about 40 times faster
+moves in the same order, values and node counts, about 100 times faster
 (docs/decisions/0022-compiled-garden-search.md).
 """
 
