@@ -17,8 +17,8 @@ $(BIN)/.installed: requirements.txt requirements-dev.txt
 # (docs/decisions/0018-compiled-playouts.md, 0022-compiled-garden-search.md): Cython and gcc.
 EXT_SUFFIX := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
 COMPILED := engine/topiary/_compiled$(EXT_SUFFIX) engine/wizards_garden/_compiled$(EXT_SUFFIX)
-$(COMPILED) &: engine/topiary/_compiled.pyx engine/wizards_garden/_compiled.pyx $(BIN)/.installed
-	$(BIN)/python -m engine.topiary.build_compiled
+engine/%/_compiled$(EXT_SUFFIX): engine/%/_compiled.pyx $(BIN)/.installed
+	$(BIN)/python -m engine.topiary.build_compiled $*
 
 venv: $(BIN)/.installed $(COMPILED)
 

@@ -1,7 +1,9 @@
 """Builds the compiled hot loops in place (``make venv`` runs it; needs Cython and gcc):
 ``engine.topiary._compiled`` (playouts) and ``engine.wizards_garden._compiled`` (search).
 
-.venv/bin/python -m engine.topiary.build_compiled
+.venv/bin/python -m engine.topiary.build_compiled [topiary] [wizards_garden]
+
+With no game named, every game's; ``make venv`` builds each module on its own rule.
 """
 
 from __future__ import annotations
@@ -17,14 +19,17 @@ ROOT = Path(__file__).resolve().parents[2]
 GAMES = ("topiary", "wizards_garden")
 
 
-def main() -> None:
+def main(games: tuple[str, ...] = GAMES) -> None:
+    unknown = sorted(set(games) - set(GAMES))
+    if unknown:
+        raise SystemExit(f"no compiled module for {', '.join(unknown)}: one of {GAMES}")
     extensions = [
         Extension(
             f"engine.{game}._compiled",
             [str(Path("engine", game, "_compiled.pyx"))],
             extra_compile_args=["-O3"],
         )
-        for game in GAMES
+        for game in games
     ]
     with tempfile.TemporaryDirectory() as scratch:
         setup(
@@ -45,6 +50,7 @@ def main() -> None:
 
 if __name__ == "__main__":
     import os
+    import sys
 
     os.chdir(ROOT)
-    main()
+    main(tuple(sys.argv[1:]) or GAMES)
