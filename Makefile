@@ -13,10 +13,12 @@ $(BIN)/.installed: requirements.txt requirements-dev.txt
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	touch $@
 
-# The strong bot's compiled playouts (docs/decisions/0018-compiled-playouts.md): Cython and gcc.
-COMPILED := engine/topiary/_compiled$(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
-$(COMPILED): engine/topiary/_compiled.pyx $(BIN)/.installed
-	$(BIN)/python -m engine.topiary.build_compiled
+# The strong bots' compiled hot loops: Topiary's playouts and Wizards' Garden's search
+# (docs/decisions/0018-compiled-playouts.md, 0022-compiled-garden-search.md): Cython and gcc.
+EXT_SUFFIX := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
+COMPILED := engine/topiary/_compiled$(EXT_SUFFIX) engine/wizards_garden/_compiled$(EXT_SUFFIX)
+engine/%/_compiled$(EXT_SUFFIX): engine/%/_compiled.pyx $(BIN)/.installed
+	$(BIN)/python -m engine.topiary.build_compiled $*
 
 venv: $(BIN)/.installed $(COMPILED)
 

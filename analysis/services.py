@@ -109,9 +109,9 @@ def analysis_run(*, analysis_id: int) -> bool:
         seed = f"game/{game.pk}"
         saved.update(total=len(views), done=len(turns))
         for turn in range(len(turns), len(views)):
-            view, played = views[turn]
-            # Only the mover's view crosses to the engine: it cannot know more than they did.
-            turns.append(_think(engine_analysis.analyse_turn, view, played, seed, turn))
+            view, played, plant_view = views[turn]
+            # Only the mover's views cross to the engine: it cannot know more than they did.
+            turns.append(_think(engine_analysis.analyse_turn, view, played, seed, turn, plant_view))
             saved.update(result={"turns": turns}, done=len(turns), updated_at=timezone.now())
         players = engine_analysis.seat_totals(turns, game.seats.count())
         saved.update(

@@ -21,6 +21,7 @@ SPEED = {
     "daily": ["daily.py", "--days", "14"],
     "bots": ["bot_speed.py", "--positions", "60", "--iterations", "1000"],
     "analysis": ["analysis.py", "--games", "3"],
+    "garden-search": ["garden_search.py", "--rounds", "3", "--positions", "40"],
 }
 STRENGTH = {
     "topiary-greedy-random": ["topiary", "--bots", "greedy,random", "--games", "200"],

@@ -1,13 +1,18 @@
 """Post-game analysis: seconds to analyse whole games on one core (docs/ANALYSIS.md).
 
-    .venv/bin/python bench/analysis.py [--games 3] [--players 2]
+    .venv/bin/python bench/analysis.py [--games 3] [--players 2] [--compare]
 
 Games: Topiary games of ``players`` seats between greedy and random bots (seeds
 ``0..games-1``, ``engine.bots.play_game``), and as many Wizards' Garden games; each is
 analysed whole by ``engine.analysis.analyse_record``, in this one process (one core).
 Reports per game the turns, the seconds (wall and CPU) and the seconds per turn, and the
-largest standard error of a Topiary loss. The target: a 2-player Topiary game in under a
-minute.
+largest standard error of a Topiary loss. The target: a 2-player Topiary game in at most
+5 s on one core (issue 46).
+
+``--compare`` analyses the same Topiary games twice, with the compiled playouts
+(``engine.topiary._compiled``, built by ``make venv``) and with the pure-Python reference
+(``fastplay.compiled = None``), game by game in turn, checks that both give the same
+analysis and reports the CPU seconds of each and their ratio per game.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.machine import describe
 from engine import analysis, bots, topiary, wizards_garden
 from engine.topiary import analysis as topiary_analysis
+from engine.topiary import fastplay
 from engine.wizards_garden import analysis as garden_analysis
 
 
@@ -58,12 +64,52 @@ def timed_games(module, levels: list[str], games: int) -> dict:
     }
 
 
+def compared(levels: list[str], games: int) -> dict:
+    """CPU seconds per Topiary game with the reference playouts and the compiled ones."""
+    built = fastplay.compiled
+    if built is None:
+        sys.exit("engine/topiary/_compiled.pyx is not built: run `make venv`")
+    rows = []
+    for seed in range(games):
+        record = bots.play_game(topiary, levels, seed=seed).record(topiary)
+        seconds, results = {}, {}
+        for name, build in (("reference", None), ("compiled", built)):
+            fastplay.compiled = build
+            start = time.process_time()
+            results[name] = analysis.analyse_record(record, seed=f"bench/{seed}")
+            seconds[name] = time.process_time() - start
+        fastplay.compiled = built
+        if results["reference"] != results["compiled"]:
+            sys.exit(f"game {seed}: the compiled playouts did not give the reference's analysis")
+        rows.append(
+            {
+                "seed": seed,
+                "turns": len(record["moves"]),
+                "reference_cpu_seconds": round(seconds["reference"], 2),
+                "compiled_cpu_seconds": round(seconds["compiled"], 2),
+                "ratio": round(seconds["reference"] / seconds["compiled"], 1),
+            }
+        )
+    return {"games": rows, "same_analysis": True}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--compare", action="store_true", help="reference against compiled")
     args = parser.parse_args()
     seats = ["greedy", *["random"] * (args.players - 1)]
+    if args.compare:
+        report = {
+            "benchmark": "analysis --compare",
+            "machine": describe(),
+            "samples": topiary_analysis.SAMPLES,
+            "candidates": topiary_analysis.CANDIDATES,
+            "topiary": compared(seats, args.games),
+        }
+        print(json.dumps(report, indent=2))
+        return
     report = {
         "benchmark": "analysis",
         "machine": describe(),

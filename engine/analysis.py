@@ -3,21 +3,23 @@ from the mover's view at the time, and how many points the move played cost.
 
     from engine import analysis
     result = analysis.analyse_record(record, seed="game/42")
-    result["turns"][3]  # {"turn": 3, "seat": 1, "played": "c5:S c4=*", "best": "b1:N",
-                        #  "played_points": 2.4, "best_points": 6.1, "lost": 3.7, "se": 0.6, ...}
+    result["turns"][3]  # {"turn": 3, "seat": 1, "played": "c5:S c4", "best": "b1:N",
+                        #  "played_points": 2.4, "best_points": 6.1, "lost": 3.7, "se": 0.6,
+                        #  ..., "plant": {"played": "c5:S c4=*", "best": "c5:S c4=R3", ...}}
 
 Each turn is judged from ``state.view(mover)`` alone, so nothing the mover could not see
 (face-down tiles, other hands) changes its analysis; the full states of the record are
 used only to walk from one turn to the next. Every turn draws its randomness from an
 ``Rng`` seeded with ``seed`` and the turn's number, so an analysis comes out the same
-every time it is run.
+every time it is run. A turn played in two steps (a Topiary take, then its plant once the
+tile is seen) is two decisions, each judged from the view the mover had when making it.
 
 Each game values a turn's candidate moves with its own analyst (``GameDefinition.analyst``:
 ``engine.topiary.analysis``, ``engine.wizards_garden.analysis``): per candidate, its value
 in points on each sample. This module turns the values into the turn's verdict (the best
 move, the points lost and their sampling error), and ``analyse_record`` adds each seat's
-totals: moves analysed, points lost, and accuracy (the share of its moves that lost less
-than ``GOOD_MOVE`` points).
+totals: decisions analysed, points lost, and accuracy (the share of its decisions that lost
+less than ``GOOD_MOVE`` points).
 """
 
 from __future__ import annotations
@@ -70,30 +72,57 @@ def turn_seed(seed: str, turn: int) -> str:
     return f"{seed}/analysis/{turn}"
 
 
-def analyse_turn(view, played: str, seed: str, turn: int) -> dict | None:
+def analyse_turn(view, played: str, seed: str, turn: int, plant_view=None) -> dict | None:
     """One turn, judged from ``view`` (the mover's, before the turn) alone; None for a turn
     the game's analyst does not judge (a Topiary draft turn), or a game without one.
 
-    Positional, so the site can run it in a thinking process (``games.thinking``).
+    A turn played in two steps (a Topiary take, ``c5:S c4=R3``) is two decisions: its
+    first step (``c5:S c4``) judged from ``view``, and, given ``plant_view`` (the mover's
+    view with the taken tile seen), its plant judged from that, as the verdict's
+    ``"plant"``. Positional, so the site can run it in a thinking process
+    (``games.thinking``).
     """
     game = view_game(view)
     if game is None:
         raise TypeError(f"analysis takes a view (state.view(seat)), not {type(view).__name__}")
-    if game.analyst is None:
+    verdict = _judged(game, view, first_step(game, played), Rng(turn_seed(seed, turn)))
+    if verdict is None:
         return None
-    samples = game.analyst(view, played, Rng(turn_seed(seed, turn)))
-    if samples is None:
-        return None
-    verdict = _verdict(view, played, samples)
     verdict["turn"] = turn
+    if plant_view is not None:
+        verdict["plant"] = _judged(game, plant_view, played, Rng(turn_seed(seed, turn) + "/plant"))
     return verdict
 
 
+def _judged(game, view, played: str, rng: Rng) -> dict | None:
+    if game.analyst is None:
+        return None
+    samples = game.analyst(view, played, rng)
+    return None if samples is None else _verdict(view, played, samples)
+
+
+def first_step(game, move: str) -> str:
+    """The first decision of a record move: its take step when played in two steps
+    (``c5:S c4`` of ``c5:S c4=R3``), else the move itself."""
+    take, _, plant = move.partition("=")
+    return take if plant and game.takes_two_steps(take) else move
+
+
 def turn_views(record: dict) -> list[tuple]:
-    """Per record move: (the mover's view before it, the move as the record writes it)."""
-    states = game_module(record["game"]).replay(record)
+    """Per record move: the mover's view before it, the move as the record writes it, and
+    for a turn played in two steps the mover's view between them (the taken tile seen),
+    else None."""
+    module = game_module(record["game"])
+    states = module.replay(record)
     moves = [entry if isinstance(entry, str) else entry["move"] for entry in record["moves"]]
-    return [(states[turn].view(states[turn].to_move), move) for turn, move in enumerate(moves)]
+    out = []
+    for turn, move in enumerate(moves):
+        state = states[turn]
+        seat = state.to_move
+        step = first_step(module.GAME, move)
+        plant_view = None if step == move else state.apply(step).view(seat)
+        out.append((state.view(seat), move, plant_view))
+    return out
 
 
 def analyse_record(
@@ -107,18 +136,20 @@ def analyse_record(
     """
     views = turn_views(record)
     turns = []
-    for turn, (view, played) in enumerate(views):
-        turns.append(analyse_turn(view, played, seed, turn))
+    for turn, (view, played, plant_view) in enumerate(views):
+        turns.append(analyse_turn(view, played, seed, turn, plant_view))
         if progress is not None:
             progress(turn + 1, len(views))
     return {"turns": turns, "players": seat_totals(turns, len(record["players"]))}
 
 
 def seat_totals(turns: list[dict | None], players: int) -> list[dict]:
-    """Per seat: moves analysed, points lost in all, and accuracy in percent."""
+    """Per seat: decisions analysed (a take and its plant are two), points lost in all, and
+    accuracy in percent."""
+    decisions = [d for t in turns if t is not None for d in (t, t.get("plant")) if d]
     totals = []
     for seat in range(players):
-        mine = [t for t in turns if t is not None and t["seat"] == seat]
+        mine = [d for d in decisions if d["seat"] == seat]
         good = sum(t["lost"] < GOOD_MOVE for t in mine)
         totals.append(
             {

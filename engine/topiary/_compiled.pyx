@@ -52,6 +52,13 @@ cdef class Stream:
             self.mt[i] = words[i]
         self.index = words[N]
 
+    cpdef Stream copy(self):
+        """An independent stream at this one's position (the same numbers follow)."""
+        cdef Stream other = Stream.__new__(Stream)
+        other.mt = self.mt
+        other.index = self.index
+        return other
+
     def store(self, rand) -> None:
         """Put this stream's position into ``rand``, so it goes on from here."""
         _version, _words, gauss = rand.getstate()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 from engine.rng import Rng
-from engine.wizards_garden.bots import Search
+from engine.wizards_garden.bots import new_search
 from engine.wizards_garden.rules import View, move_name, state_from_view
 
 #: Plies searched after each legal move.
@@ -24,7 +24,7 @@ def values(view: View, played: str, rng: Rng) -> dict[str, list[float]]:
     state = state_from_view(view)
     found = {}
     for code in state.move_codes():
-        search = Search(math.inf, None)
+        search = new_search(math.inf, None)
         value = search.child_value(state, code, GARDEN_DEPTH, -math.inf, math.inf)
         found[move_name(code)] = [max(-GARDEN_WIN, min(GARDEN_WIN, value))]
     return found

@@ -7,6 +7,11 @@
     playouts there cannot tell a harvested flower from noise, so the search is
     iterative-deepening alpha-beta on the flower lead (and the staff). It checks the clock
     every 32 nodes; ``iterations`` caps the search nodes instead.
+
+``Search`` is the reference; ``new_search`` gives the compiled one
+(``engine.wizards_garden._compiled``, built by ``make venv``) when it is built: the same
+moves in the same order, values and node counts, about 100 times faster
+(docs/decisions/0022-compiled-garden-search.md).
 """
 
 from __future__ import annotations
@@ -16,6 +21,11 @@ import time
 
 from engine.search import BUDGET_SHARE, pick_best
 from engine.wizards_garden.rules import State, move_name, state_from_view
+
+try:
+    import engine.wizards_garden._compiled as compiled
+except ImportError:  # not built (``make venv`` builds it): the reference searches the same
+    compiled = None
 
 #: Where a move code's harvested lines start; value of a won game (in flowers); deepest
 #: search (a game never lasts longer).
@@ -99,12 +109,20 @@ class Search:
         return -self.negamax(child, depth - 1, -beta, -alpha)
 
 
+def new_search(deadline: float, node_cap):
+    """A search that stops at ``deadline`` (``time.perf_counter``) or after ``node_cap``
+    nodes: compiled when ``compiled`` is built, the reference otherwise."""
+    if compiled is None:
+        return Search(deadline, node_cap)
+    return compiled.Search(deadline, node_cap, _OutOfTime)
+
+
 def _strong(view, rng, budget, iterations) -> str:
     start = time.perf_counter()
     state = state_from_view(view)
     order = sorted(state.move_codes())
     rng.shuffle(order)
-    search = Search(start + budget * BUDGET_SHARE, iterations)
+    search = new_search(start + budget * BUDGET_SHARE, iterations)
     best_code = order[0]
     try:
         for depth in range(1, MAX_DEPTH + 1):

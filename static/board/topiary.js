@@ -456,8 +456,9 @@ export function markMove(svg, move, seat) {
     const [cell, plant] = take.split("=");
     const [x, y] = cellOrigin(cell);
     mark.append(el("rect", { class: "engine-take", x: x - 4, y: y - 4, width: TILE + 8, height: TILE + 8, rx: 9 }));
+    // A take step alone (its plant is decided once the tile is seen) marks only the take.
     if (plant && plant !== "*") mark.append(tileFace(plant, x - 6, y - 6, 26));
-    else mark.append(el("text", { class: "engine-keep", x: x + 2, y: y + 14 }, "="));
+    else if (plant === "*") mark.append(el("text", { class: "engine-keep", x: x + 2, y: y + 14 }, "="));
   }
   svg.append(titled(mark, interpolate(gettext("Engine's move: %(move)s"), { move }, true)));
   return mark;

@@ -28,13 +28,21 @@ const { frames, players, game } = JSON.parse(document.getElementById("replay-dat
 // The game's board object (static/board/<game>.js) marks the engine's move on its board.
 const gameBoard = await boardOf(game);
 
-// The frame each turn starts at: a take and its plant are two frames of one turn.
+// The frame each turn starts at: a take and its plant are two frames of one turn, and two
+// decisions (the plant's verdict is the turn's "plant").
 const turnStart = [];
 frames.forEach((frame, index) => {
   if (index > 0 && frame.step !== "plant") turnStart.push(index);
 });
-// The turn decided at a frame: the one whose first frame comes next.
-const turnAt = new Map(turnStart.map((start, turn) => [start - 1, turn]));
+// The turn's decisions: per decision, the frame it leads to and its verdict.
+function decisions(verdict, turn) {
+  const start = turnStart[turn];
+  const out = [[start, verdict]];
+  if (verdict?.plant && frames[start + 1]?.step === "plant") out.push([start + 1, verdict.plant]);
+  return out;
+}
+// The decision made at each frame (the one leading to the next frame): filled once analysed.
+let decidedAt = new Map();
 
 let analysis = null;
 let shownPly = 0;
@@ -63,12 +71,11 @@ function lossText(verdict) {
 
 function markPly(ply) {
   shownPly = ply;
-  const turn = turnAt.get(ply);
-  if (!analysis || turn === undefined) {
+  if (!analysis || !decidedAt.has(ply + 1)) {
     here.hidden = true;
     return;
   }
-  const verdict = analysis.turns[turn];
+  const verdict = decidedAt.get(ply + 1);
   here.hidden = false;
   if (!verdict) {
     here.textContent = gettext("Draft turn: not analysed.");
@@ -86,8 +93,8 @@ function markPly(ply) {
 }
 
 function annotateMoves() {
-  analysis.turns.forEach((verdict, turn) => {
-    const button = document.querySelector(`#replay-moves [data-ply="${turnStart[turn]}"]`);
+  decidedAt.forEach((verdict, ply) => {
+    const button = document.querySelector(`#replay-moves [data-ply="${ply}"]`);
     if (!verdict || !button) return;
     button.closest("li").querySelector(".analysis-loss")?.remove();
     const [, name, symbol] = grade(verdict.lost);
@@ -136,7 +143,9 @@ function chart() {
   const bottom = 24;
   const left = 34;
   const turns = analysis.turns;
-  const most = Math.max(1, ...turns.map((v) => v?.lost ?? 0));
+  // A turn's bar: the points its decisions lost (a take and its plant are two).
+  const lost = turns.map((verdict) => (verdict ? verdict.lost + (verdict.plant?.lost ?? 0) : 0));
+  const most = Math.max(1, ...lost);
   const slot = (width - left) / turns.length;
   const scale = (height - top - bottom) / most;
   const svg = el("svg", { class: "analysis-bars", viewBox: `0 0 ${width} ${height}`, role: "img",
@@ -153,9 +162,10 @@ function chart() {
   turns.forEach((verdict, turn) => {
     if (!verdict) return;
     const x = left + turn * slot;
-    const tall = Math.max(1.5, verdict.lost * scale);
-    const label = interpolate(gettext("Move %(number)s, %(player)s: %(move)s, %(loss)s"),
-      { number: turn + 1, player: players[verdict.seat], move: verdict.played, loss: lossText(verdict) }, true);
+    const tall = Math.max(1.5, lost[turn] * scale);
+    const label = decisions(verdict, turn).map(([, decision]) => interpolate(
+      gettext("Move %(number)s, %(player)s: %(move)s, %(loss)s"),
+      { number: turn + 1, player: players[verdict.seat], move: decision.played, loss: lossText(decision) }, true)).join("; ");
     svg.append(el("rect", { class: "analysis-bar", "data-turn": turn, "data-seat": verdict.seat,
       x: x + slot * 0.15, y: base - tall, width: slot * 0.7, height: tall, fill: SEAT_COLOURS[verdict.seat] },
     el("title", {}, label)));
@@ -188,6 +198,7 @@ function show(state) {
   panel.dataset.status = state.status;
   if (state.status === "done") {
     analysis = state;
+    decidedAt = new Map(state.turns.flatMap((verdict, turn) => decisions(verdict, turn)));
     result.hidden = false;
     annotateMoves();
     playerRows();

@@ -61,8 +61,10 @@ def test_a_player_requests_the_analysis_and_sees_progress_chart_and_engine_moves
     assert [int(bars.nth(i).get_attribute("data-seat")) for i in range(len(turns))] == [
         turn["seat"] for turn in turns
     ]
-    # Every move of the list says what it cost.
-    expect(page.locator("#replay-moves .analysis-loss")).to_have_count(len(turns))
+    # Every decision of the list says what it cost: a take and its plant are two.
+    plants = [t for t in range(len(turns)) if "plant" in turns[t]]
+    assert plants, "a game of takes"
+    expect(page.locator("#replay-moves .analysis-loss")).to_have_count(len(turns) + len(plants))
     # The totals per player.
     rows = page.locator("#analysis-players tbody tr")
     expect(rows).to_have_count(2)
@@ -90,6 +92,17 @@ def test_a_player_requests_the_analysis_and_sees_progress_chart_and_engine_moves
     expect(mark).to_have_attribute("data-move", turns[worst]["best"])
     if turns[worst]["lost"] > 0:
         expect(here).to_contain_text("points lost")
+    # One step on, the tile taken is seen: the plant is the decision, and the engine's
+    # plant is drawn on the take (the whole move: visitor, cell and tile).
+    take = next((t for t in plants if t >= worst), plants[-1])
+    steps = starts[take] - (starts[worst] - 1)
+    for _ in range(abs(steps)):
+        page.keyboard.press("ArrowRight" if steps > 0 else "ArrowLeft")
+    expect(page.locator("#replay")).to_have_attribute("data-ply", str(starts[take]))
+    plant = turns[take]["plant"]
+    expect(mark).to_have_attribute("data-move", plant["best"])
+    expect(here).to_contain_text(f"played {plant['played']}")
+    expect(here).to_contain_text(f"engine: {plant['best']}")
 
     shots = Path(os.environ.get("ANALYSIS_SHOTS") or tmp_path_factory.mktemp("analysis-shots"))
     for width, height in ((390, 844), (1280, 800)):

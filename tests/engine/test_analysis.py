@@ -7,6 +7,7 @@ import pytest
 from engine import analysis, bots, topiary, wizards_garden
 from engine.rng import Rng
 from engine.topiary import analysis as topiary_analysis
+from engine.topiary import fastplay
 
 #: A Topiary position with one visitor left each, seat 0 to move. Planting P4 at a1 and
 #: looking along a line of low tiles leaves points on the table that e2:W picks up.
@@ -45,29 +46,73 @@ def test_what_the_mover_could_not_see_does_not_change_their_analysis():
     turn = 5
     state = states[turn]
     seat = state.to_move
-    played = analysis.turn_views(record)[turn][1]
-    other = other_deal_behind(state.view(seat), seed=99)
+    view, played, plant_view = analysis.turn_views(record)[turn]
+    assert plant_view is not None  # a take: two decisions, each from its own view
+    other = other_deal_behind(view, seed=99)
     # A different game behind the same view: the face-down tiles and the other hand differ...
     assert other.to_json() != state.to_json()
-    assert other.view(seat).to_json() == state.view(seat).to_json()
-    # ...and the mover's turn is judged the same, number for number.
-    mine = analysis.analyse_turn(state.view(seat), played, "game/7", turn)
+    assert other.view(seat).to_json() == view.to_json()
+    # ...and the mover's first step is judged the same, number for number.
+    mine = analysis.analyse_turn(view, played, "game/7", turn)
     theirs = analysis.analyse_turn(other.view(seat), played, "game/7", turn)
     assert mine == theirs
-    assert mine["seat"] == seat and mine["played"] == played
+    assert mine["seat"] == seat and mine["played"] == played.split("=")[0]
+    # So is the plant, from the view with the taken tile seen, whatever else lies hidden.
+    behind = other_deal_behind(plant_view, seed=98)
+    assert behind.to_json() != states[turn].apply(mine["played"]).to_json()
+    assert behind.view(seat).to_json() == plant_view.to_json()
+    mine = analysis.analyse_turn(view, played, "game/7", turn, plant_view)
+    theirs = analysis.analyse_turn(view, played, "game/7", turn, behind.view(seat))
+    assert mine == theirs and mine["plant"]["played"] == played
 
 
-def test_a_clearly_losing_move_is_flagged_and_the_best_one_is_not():
+def test_a_take_worse_in_expectation_is_marked_whatever_tile_it_turned_up():
     state = topiary.state_from_json(LAST_VISITORS)
     view = state.view(0)
-    blunder = analysis.analyse_turn(view, "a1:N a1=P4", "game/1", 12)
-    assert blunder["lost"] >= 8
-    assert blunder["best"] != "a1:N a1=P4"
-    assert blunder["best_points"] - blunder["played_points"] == pytest.approx(blunder["lost"])
-    # The loss is many times its sampling error.
-    assert blunder["lost"] > 10 * blunder["se"]
-    good = analysis.analyse_turn(view, blunder["best"], "game/1", 12)
-    assert good["lost"] == 0 and good["best"] == blunder["best"]
+    # Taking the face-down a1 and looking along it scores little whatever the tile is.
+    taken = state.apply("a1:N a1").view(0)
+    verdict = analysis.analyse_turn(view, "a1:N a1=P4", "game/1", 12, taken)
+    assert verdict["played"] == "a1:N a1" and verdict["best"] != "a1:N a1"
+    assert verdict["lost"] >= 5 and verdict["lost"] > 10 * verdict["se"]
+    difference = verdict["best_points"] - verdict["played_points"]
+    assert difference == pytest.approx(verdict["lost"], abs=0.01)
+    # Planting P4 there, rather than the tile taken, gives e2:W's line away on top.
+    plant = verdict["plant"]
+    assert plant["played"] == "a1:N a1=P4" and plant["best"] != plant["played"]
+    assert plant["lost"] >= 8 and plant["lost"] > 10 * plant["se"]
+    # Another tile under a1 (hindsight): the take is judged the same, the plant is not.
+    for seed in range(100):
+        other = other_deal_behind(view, seed)
+        if other.garden[0] != state.garden[0]:
+            break
+    lucky = analysis.analyse_turn(view, "a1:N a1=P4", "game/1", 12, other.apply("a1:N a1").view(0))
+    assert {k: v for k, v in lucky.items() if k != "plant"} == {
+        k: v for k, v in verdict.items() if k != "plant"
+    }
+    assert lucky["plant"] != plant
+    totals = analysis.seat_totals([verdict], 2)[0]
+    assert totals["moves"] == 2
+    assert totals["lost"] == pytest.approx(verdict["lost"] + plant["lost"], abs=0.01)
+
+
+def test_a_take_planted_best_for_the_tile_seen_loses_nothing():
+    state = topiary.state_from_json(LAST_VISITORS)
+    view = state.view(0)
+    step = analysis.analyse_turn(view, "a1:N", "game/1", 12)["best"]
+    assert " " in step  # the engine's best first step here is a take
+    plant_view = state.apply(step).view(0)
+    best_plant = analysis.analyse_turn(view, f"{step}=*", "game/1", 12, plant_view)["plant"]
+    played = best_plant["best"]
+    verdict = analysis.analyse_turn(view, played, "game/1", 12, plant_view)
+    assert verdict["played"] == verdict["best"] == step and verdict["lost"] == 0
+    assert verdict["plant"]["played"] == verdict["plant"]["best"] == played
+    assert verdict["plant"]["lost"] == 0
+    assert analysis.seat_totals([verdict], 2)[0] == {
+        "seat": 0,
+        "moves": 2,
+        "lost": 0.0,
+        "accuracy": 100,
+    }
 
 
 def test_an_analysis_is_the_same_every_time_and_covers_every_turn(monkeypatch):
@@ -80,11 +125,18 @@ def test_an_analysis_is_the_same_every_time_and_covers_every_turn(monkeypatch):
     assert analysis.analyse_record(record, seed="game/3") == first
     assert len(first["turns"]) == len(record["moves"])
     moves = [m if isinstance(m, str) else m["move"] for m in record["moves"]]
-    assert [turn["played"] for turn in first["turns"]] == moves
+    assert [turn["played"] for turn in first["turns"]] == [m.split("=")[0] for m in moves]
+    takes = [turn["plant"]["played"] for turn in first["turns"] if "plant" in turn]
+    assert takes == [m for m in moves if "=" in m] and takes
     for seat_total in first["players"]:
-        mine = [t for t in first["turns"] if t["seat"] == seat_total["seat"]]
+        mine = [
+            decision
+            for t in first["turns"]
+            for decision in (t, t.get("plant"))
+            if decision and t["seat"] == seat_total["seat"]
+        ]
         assert seat_total["moves"] == len(mine)
-        assert seat_total["lost"] == pytest.approx(sum(t["lost"] for t in mine), abs=0.01)
+        assert seat_total["lost"] == pytest.approx(sum(d["lost"] for d in mine), abs=0.01)
         assert 0 <= seat_total["accuracy"] <= 100
 
 
@@ -118,3 +170,14 @@ def test_draft_turns_are_left_unanalysed():
         {"seat": 0, "moves": 0, "lost": 0.0, "accuracy": None},
         {"seat": 1, "moves": 0, "lost": 0.0, "accuracy": None},
     ]
+
+
+def test_the_compiled_playouts_judge_as_the_reference_does(monkeypatch):
+    # Built by `make venv`: the analysis uses it, and must give the reference's numbers.
+    assert fastplay.compiled is not None
+    monkeypatch.setattr(topiary_analysis, "SAMPLES", 48)
+    state = topiary.state_from_json(LAST_VISITORS)
+    view, plant_view = state.view(0), state.apply("c5:S c4").view(0)
+    compiled = analysis.analyse_turn(view, "c5:S c4=O1", "game/2", 12, plant_view)
+    monkeypatch.setattr(fastplay, "compiled", None)
+    assert analysis.analyse_turn(view, "c5:S c4=O1", "game/2", 12, plant_view) == compiled
