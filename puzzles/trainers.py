@@ -1,0 +1,112 @@
+"""How each game's training puzzle is played on the server, one step at a time, and graded.
+
+A Topiary puzzle is the solver's K turns alone (every other visitor is placed already), so
+the position after some moves is the moves replayed. A Wizards' Garden puzzle is K plantings
+with the opponent replying best in between: the server plays each reply
+(``engine.wizards_garden.puzzles.reply``) as the solver's plantings arrive, so the page and
+an API client send the solver's plantings only and learn each reply from the answer to
+``play/``. Either way the stored line (the answer) never takes part: a reply is the
+engine's answer to the solver's own planting, not a piece of the optimal line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+
+from engine import puzzles as topiary_puzzles
+from engine import wizards_garden as wg
+from engine.errors import EngineError, IllegalMove
+from engine.wizards_garden import puzzles as garden_puzzles
+from games import engine_text
+from puzzles import selectors as daily_selectors
+from puzzles.selectors import Progress
+from puzzles.services import SubmissionRefused, checked_moves
+
+
+@dataclass(frozen=True)
+class Trainer:
+    """One game's training: the position after the solver's moves so far, and the grade of
+    a complete answer (both take the puzzle row and the solver's moves, already checked)."""
+
+    progress: Callable[[object, list[str]], Progress]
+    grade: Callable[[object, list[str]], int]
+    # The solver's own moves of a stored line (what a submission of it holds).
+    answer: Callable[[list[str]], list[str]]
+    # Whether a complete answer may have fewer than K moves (the game can end before).
+    may_end_early: bool = False
+
+
+def _topiary_progress(puzzle, moves: list[str]) -> Progress:
+    return daily_selectors.puzzle_progress(puzzle, {"seat": puzzle.seat, "moves": moves})
+
+
+def _garden_progress(puzzle, moves: list[str]) -> Progress:
+    """Replay the solver's plantings with the engine's best reply after each (but the last
+    when all K are made or the game is over)."""
+    state = wg.state_from_json(puzzle.position)
+    replies: list[str] = []
+    for done in range(1, len(moves) + 1):
+        if state.is_over:
+            raise IllegalMove(code="puzzle_moves_count", needed=done - 1, count=len(moves))
+        state = state.apply(moves[done - 1], puzzle.seat)
+        answer = garden_puzzles.reply(puzzle.position, puzzle.k, moves[:done])
+        if answer is not None:
+            replies.append(answer)
+            state = state.apply(answer)
+    left = 0 if state.is_over else puzzle.k - len(moves)
+    return Progress(
+        position=state.to_json(),
+        legal_moves=state.legal_moves() if left else [],
+        left=left,
+        sight_lines=[],
+        replies=replies,
+    )
+
+
+TRAINERS: dict[str, Trainer] = {
+    "topiary": Trainer(
+        progress=_topiary_progress,
+        grade=lambda puzzle, moves: topiary_puzzles.grade(puzzle.position, moves),
+        answer=list,
+    ),
+    "wizards_garden": Trainer(
+        progress=_garden_progress,
+        grade=lambda puzzle, moves: garden_puzzles.grade(puzzle.position, puzzle.k, moves),
+        # The stored line alternates the solver's plantings and the opponent's replies.
+        answer=lambda line: list(line[::2]),
+        may_end_early=True,
+    ),
+}
+
+
+def trainer_of(puzzle) -> Trainer:
+    """The puzzle's game's trainer; SubmissionRefused for a game training cannot play."""
+    trainer = TRAINERS.get(puzzle.kind)
+    if trainer is None:
+        raise SubmissionRefused(_("Puzzles of this game cannot be answered yet."))
+    return trainer
+
+
+def training_progress(puzzle, submission) -> Progress:
+    """The position after a partial answer ``{"seat", "moves"}`` (SubmissionRefused if it is
+    not legal), with the opponent's replies where the game has them."""
+    trainer = trainer_of(puzzle)
+    moves = checked_moves(puzzle, submission, complete=False)
+    try:
+        return trainer.progress(puzzle, moves)
+    except EngineError as error:
+        raise SubmissionRefused(engine_text.error_message(error)) from error
+
+
+def training_grade(puzzle, submission) -> tuple[list[str], int]:
+    """The solver's moves of a complete answer and the score they reach (SubmissionRefused
+    if they are not a complete legal answer)."""
+    trainer = trainer_of(puzzle)
+    moves = checked_moves(puzzle, submission, complete=not trainer.may_end_early)
+    try:
+        return moves, trainer.grade(puzzle, moves)
+    except EngineError as error:
+        raise SubmissionRefused(engine_text.error_message(error)) from error
