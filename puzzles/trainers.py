@@ -14,7 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from engine import puzzles as topiary_puzzles
 from engine import wizards_garden as wg
@@ -35,8 +38,42 @@ class Trainer:
     grade: Callable[[object, list[str]], int]
     # The solver's own moves of a stored line (what a submission of it holds).
     answer: Callable[[list[str]], list[str]]
+    # What the solver is asked, for the page's lead (HTML, escaped).
+    brief: Callable[[object], str]
     # Whether a complete answer may have fewer than K moves (the game can end before).
     may_end_early: bool = False
+
+
+def _topiary_brief(puzzle) -> str:
+    who = ngettext(
+        "You play seat %(seat)s and have the last %(k)s visitor of the game.",
+        "You play seat %(seat)s and have the last %(k)s visitors of the game.",
+        puzzle.k,
+    )
+    goal = ngettext(
+        "Place it for the highest final score: the best possible is <strong>%(optimum)s</strong>.",
+        "Place them for the highest final score: the best possible is "
+        "<strong>%(optimum)s</strong>.",
+        puzzle.k,
+    )
+    values = {"seat": puzzle.seat + 1, "k": puzzle.k, "optimum": puzzle.optimum}
+    return format_html("{} {}", who % values, mark_safe(goal % values))
+
+
+def _garden_brief(puzzle) -> str:
+    who = ngettext(
+        "You are player %(seat)s: plant %(k)s seed.",
+        "You are player %(seat)s: plant %(k)s seeds; your opponent replies as well as "
+        "possible after each one but the last.",
+        puzzle.k,
+    )
+    goal = _(
+        "Your result counts 2 for each flower you have more than your opponent and 1 for "
+        "holding the Wizard's Staff (-1 if your opponent holds it): the best possible is "
+        "<strong>%(optimum)s</strong>."
+    )
+    values = {"seat": puzzle.seat + 1, "k": puzzle.k, "optimum": puzzle.optimum}
+    return format_html("{} {}", who % values, mark_safe(goal % values))
 
 
 def _topiary_progress(puzzle, moves: list[str]) -> Progress:
@@ -71,12 +108,14 @@ TRAINERS: dict[str, Trainer] = {
         progress=_topiary_progress,
         grade=lambda puzzle, moves: topiary_puzzles.grade(puzzle.position, moves),
         answer=list,
+        brief=_topiary_brief,
     ),
     "wizards_garden": Trainer(
         progress=_garden_progress,
         grade=lambda puzzle, moves: garden_puzzles.grade(puzzle.position, puzzle.k, moves),
         # The stored line alternates the solver's plantings and the opponent's replies.
         answer=lambda line: list(line[::2]),
+        brief=_garden_brief,
         may_end_early=True,
     ),
 }

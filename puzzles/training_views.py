@@ -21,12 +21,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from engine.topiary import TYPE_NAMES
+from games.models import game_kind_choices
 from puzzles import selectors as daily_selectors
 from puzzles import training_selectors as selectors
 from puzzles import training_services as services
 from puzzles.models import TrainingPuzzle, TrainingRun
 from puzzles.services import SubmissionRefused
-from puzzles.trainers import training_progress
+from puzzles.trainers import trainer_of, training_progress
 from puzzles.views import _json_body, _refused, _verdict_json
 from ratings.models import PUZZLE
 from ratings.selectors import rating_of
@@ -83,6 +84,9 @@ def _page(request, puzzle: TrainingPuzzle, *, run=None, next_url: str, own=False
         "difficulty": request.GET.get("difficulty", "normal"),
         "difficulties": selectors.DIFFICULTY_OFFSETS,
         "theme": request.GET.get("theme", ""),
+        "kind": request.GET.get("kind", ""),
+        "kinds": [(n, t) for n, t in game_kind_choices() if n in services.gradable_kinds()],
+        "brief": trainer_of(puzzle).brief(puzzle),
         "themes": selectors.theme_choices(services.gradable_kinds()),
         "daily": daily,
         "daily_solved": bool(daily)
