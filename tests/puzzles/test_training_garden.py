@@ -69,6 +69,33 @@ def test_a_garden_puzzle_answered_right_and_wrong_moves_ratings_once():
                 puzzle=wrong, user=solver, submission=answer(wrong, bad)
             )
     assert TrainingAttempt.objects.filter(user=solver).count() == 3
+    themes = {row.theme: row for row in selectors.dashboard(user=solver).themes}
+    assert (themes["harvest"].attempts, themes["harvest"].first_try) == (2, 1)
+    assert (themes["staff"].attempts, themes["staff"].first_try) == (1, 0)
+
+
+def test_a_streak_serves_and_judges_garden_puzzles():
+    for seat in (0, 1):
+        garden_puzzle("staff", rating=1000 + 100 * seat, to_move=seat)
+        garden_puzzle("harvest", rating=1050 + 100 * seat, to_move=seat)
+    runner = create_player("streaker")
+    run = services.training_run_start(user=runner, mode="streak")
+    for solved in (1, 2):
+        puzzle = run.current
+        assert puzzle.kind == "wizards_garden"
+        verdict = services.training_attempt_submit(
+            puzzle=puzzle, user=runner, submission=answer(puzzle, [puzzle.line[0]]), run=run
+        )
+        assert verdict.solved and verdict.run.score == solved and not verdict.run.over
+        run.refresh_from_db()
+    puzzle = run.current
+    verdict = services.training_attempt_submit(
+        puzzle=puzzle,
+        user=runner,
+        submission=answer(puzzle, [garden_failing_move(puzzle)]),
+        run=run,
+    )
+    assert not verdict.solved and verdict.run.over and verdict.run.score == 2
 
 
 def test_the_replies_are_the_engines_best_and_the_stream_serves_garden_puzzles(client):
