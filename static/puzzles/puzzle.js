@@ -59,6 +59,7 @@ const own = garden.puzzleBoard?.({
   open: () => !ended && !busy && current().left > 0,
   changed: () => render(),
   play(move) {
+    if (busy) return;
     selection = { move };
     confirmMove();
   },
