@@ -17,9 +17,13 @@ from puzzles.services import SubmissionRefused
 from puzzles.trainers import training_progress
 from ratings.models import PUZZLE
 from ratings.selectors import rating_of
-from tests.puzzles.test_training_views import board_data
 from tests.support.players import create_player
-from tests.support.training import garden_failing_move, garden_puzzle, training_puzzle
+from tests.support.training import (
+    board_data,
+    garden_failing_move,
+    garden_puzzle,
+    training_puzzle,
+)
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 
 from engine import puzzles as engine_puzzles
 from engine import topiary
@@ -67,6 +68,13 @@ def training_pool(ratings, *, date: str = QUICK_DATES[0], themes=("place-only",)
         TrainingPuzzle(**_fields(date, rating=r, themes=themes, tag=f"pool{i}"))
         for i, r in enumerate(ratings)
     )
+
+
+def board_data(response) -> dict:
+    """The puzzle board's data (``#puzzle-data``) of a page response."""
+    html = response.content.decode()
+    start = html.index('<script id="puzzle-data" type="application/json">') + 49
+    return json.loads(html[start : html.index("</script>", start)])
 
 
 def solving_line(puzzle: TrainingPuzzle) -> list[str]:
