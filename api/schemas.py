@@ -261,7 +261,10 @@ class TrainingPuzzleOut(Schema):
     id: int
     kind: str
     seat: int
-    k: int = Field(description="moves in a complete line")
+    k: int = Field(
+        description="the solver's moves in a complete line (Wizards' Garden: plantings; the "
+        "opponent's best reply to each comes from POST /puzzles/training/{id}/play)"
+    )
     optimum: int
     rating: float
     themes: list[str]
@@ -270,6 +273,13 @@ class TrainingPuzzleOut(Schema):
     position: dict
     legal_moves: list[str]
     line: None = Field(description="never sent before an answer: see the verdict")
+
+
+class TrainingProgressOut(Schema):
+    position: dict
+    legal_moves: list[str]
+    left: int = Field(description="solver's moves still to make (0: submit)")
+    replies: list[str] = Field(description="the opponent's reply after each planting so far")
 
 
 class TrainingVerdictOut(VerdictOut):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db.models import F, Window
 from django.db.models.functions import Rank
@@ -48,6 +48,9 @@ class Progress:
     # What each visitor (and, while moves are left, each free position) sees, as the
     # engine counts it: the board draws lines and points from this, never from its own rule.
     sight_lines: list[dict]
+    # The opponent's replies between the solver's moves, in order (Wizards' Garden: the
+    # engine's best answer to each planting; none in Topiary, where nobody else moves).
+    replies: list[str] = field(default_factory=list)
 
 
 def puzzle_progress(puzzle: DailyPuzzle, submission) -> Progress:

@@ -25,12 +25,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from engine import puzzles as engine_puzzles
-from engine.errors import EngineError
-from games import engine_text
 from puzzles import training_selectors as selectors
 from puzzles.models import TrainingAttempt, TrainingPuzzle, TrainingRun
-from puzzles.services import SubmissionRefused, checked_moves
+from puzzles.services import SubmissionRefused
+from puzzles.trainers import TRAINERS, training_grade
 from ratings import elo
 from ratings.models import PUZZLE
 from ratings.selectors import rating_of
@@ -39,9 +37,6 @@ from ratings.services import rating_record_puzzle
 #: A puzzle's rating moves by at most this much for one attempt, so a few lucky or unlucky
 #: solvers cannot throw a fresh puzzle far from its measured difficulty.
 PUZZLE_MAX_CHANGE = 15.0
-
-#: How each game grades a complete line: the solver's final score from the engine.
-GRADERS = {"topiary": engine_puzzles.grade}
 
 
 class RunRefused(ValueError):
@@ -86,18 +81,7 @@ class TrainingVerdict:
 
 def gradable_kinds() -> tuple[str, ...]:
     """The games whose training puzzles the site can judge (and so serves)."""
-    return tuple(GRADERS)
-
-
-def _graded(puzzle: TrainingPuzzle, submission: Any) -> tuple[list[str], int]:
-    moves = checked_moves(puzzle, submission, complete=True)
-    grader = GRADERS.get(puzzle.kind)
-    if grader is None:
-        raise SubmissionRefused(_("Puzzles of this game cannot be answered yet."))
-    try:
-        return moves, grader(puzzle.position, moves)
-    except EngineError as error:
-        raise SubmissionRefused(engine_text.error_message(error)) from error
+    return tuple(TRAINERS)
 
 
 def training_attempt_submit(
@@ -108,7 +92,7 @@ def training_attempt_submit(
     ``run``: the Streak or Storm run the answer belongs to (it must be the run's current
     puzzle). SubmissionRefused / RunRefused store and move nothing.
     """
-    moves, score = _graded(puzzle, submission)
+    moves, score = training_grade(puzzle, submission)
     return _attempt(puzzle=puzzle, user=user, run=run, moves=moves, score=score)
 
 

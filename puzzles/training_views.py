@@ -21,11 +21,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from engine.topiary import TYPE_NAMES
+from games.models import game_kind_choices
 from puzzles import selectors as daily_selectors
 from puzzles import training_selectors as selectors
 from puzzles import training_services as services
 from puzzles.models import TrainingPuzzle, TrainingRun
 from puzzles.services import SubmissionRefused
+from puzzles.trainers import trainer_of, training_progress
 from puzzles.views import _json_body, _refused, _verdict_json
 from ratings.models import PUZZLE
 from ratings.selectors import rating_of
@@ -39,9 +41,10 @@ def _stream_query(request: HttpRequest) -> str:
 
 
 def _board(puzzle: TrainingPuzzle, *, revealed: bool, run: TrainingRun | None, next_url: str):
-    start = daily_selectors.puzzle_progress(puzzle, {"seat": puzzle.seat, "moves": []})
+    start = training_progress(puzzle, {"seat": puzzle.seat, "moves": []})
     suffix = f"?run={run.pk}" if run else ""
     board = {
+        "kind": puzzle.kind,
         "seat": puzzle.seat,
         "k": puzzle.k,
         "optimum": puzzle.optimum,
@@ -81,6 +84,9 @@ def _page(request, puzzle: TrainingPuzzle, *, run=None, next_url: str, own=False
         "difficulty": request.GET.get("difficulty", "normal"),
         "difficulties": selectors.DIFFICULTY_OFFSETS,
         "theme": request.GET.get("theme", ""),
+        "kind": request.GET.get("kind", ""),
+        "kinds": [(n, t) for n, t in game_kind_choices() if n in services.gradable_kinds()],
+        "brief": trainer_of(puzzle).brief(puzzle),
         "themes": selectors.theme_choices(services.gradable_kinds()),
         "daily": daily,
         "daily_solved": bool(daily)
@@ -131,9 +137,10 @@ def _run_of(request) -> TrainingRun | None:
 @login_required
 @require_POST
 def training_play(request: HttpRequest, pk: int) -> JsonResponse:
-    """The position after the solver's moves so far and the legal moves there."""
+    """The position after the solver's moves so far (and the opponent's replies between them,
+    where the game has any) and the legal moves there."""
     try:
-        progress = daily_selectors.puzzle_progress(_puzzle_of(pk), _json_body(request))
+        progress = training_progress(_puzzle_of(pk), _json_body(request))
     except SubmissionRefused as error:
         return _refused(error)
     return JsonResponse(
@@ -142,6 +149,7 @@ def training_play(request: HttpRequest, pk: int) -> JsonResponse:
             "legal_moves": progress.legal_moves,
             "left": progress.left,
             "sight_lines": progress.sight_lines,
+            "replies": progress.replies,
         }
     )
 

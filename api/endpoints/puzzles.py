@@ -16,6 +16,7 @@ from api.schemas import (
     QUERY,
     PuzzleOut,
     PuzzleSubmissionIn,
+    TrainingProgressOut,
     TrainingPuzzleOut,
     TrainingVerdictOut,
     VerdictOut,
@@ -25,6 +26,7 @@ from puzzles import selectors as puzzle_selectors
 from puzzles import services as puzzle_services
 from puzzles import training_selectors, training_services
 from puzzles.models import TrainingPuzzle
+from puzzles.trainers import training_progress
 from ratings.models import PUZZLE
 from ratings.selectors import rating_of
 
@@ -83,7 +85,7 @@ def training_next(
     puzzle, own = training_selectors.stream_next(user=user, rating=rating, choice=choice)
     if puzzle is None:
         raise ApiError("not_found", _("no puzzle left for you with these options"))
-    start = puzzle_selectors.puzzle_progress(puzzle, {"seat": puzzle.seat, "moves": []})
+    start = training_progress(puzzle, {"seat": puzzle.seat, "moves": []})
     return {
         "id": puzzle.pk,
         "kind": puzzle.kind,
@@ -111,6 +113,29 @@ def _training_verdict_json(verdict) -> dict:
     return _verdict_json(verdict) | {
         "puzzle_rating_before": verdict.puzzle_rating_before,
         "puzzle_rating_after": verdict.puzzle_rating_after,
+    }
+
+
+@router.post(
+    "/puzzles/training/{puzzle_id}/play",
+    auth=token_auth,
+    tags=["puzzles"],
+    response=answers(TrainingProgressOut, (400, 401, 403, 404, 429)),
+)
+def training_play(request: HttpRequest, puzzle_id: int, body: PuzzleSubmissionIn):
+    """The position after the solver's moves so far (``puzzle:write``), with the opponent's
+    best reply after each planting in Wizards' Garden, where the opponent moves between them;
+    nothing is stored and the answer is not revealed."""
+    _require(request, Scope.PUZZLE_WRITE)
+    try:
+        progress = training_progress(_training_puzzle(puzzle_id), body.model_dump())
+    except puzzle_services.SubmissionRefused as refusal:
+        raise ApiError("bad_request", str(refusal)) from None
+    return {
+        "position": progress.position,
+        "legal_moves": progress.legal_moves,
+        "left": progress.left,
+        "replies": progress.replies,
     }
 
 

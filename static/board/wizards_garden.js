@@ -294,3 +294,64 @@ export function gamePage(page) {
     afterTurn() {},
   };
 }
+
+// ------------------------------------------------------------------ the puzzle page
+
+// The training puzzle's board (static/puzzles/puzzle.js): the solver picks a bed, then the side
+// up, and the page sends the planting; the server plays the opponent's best reply. ``page``
+// gives the position now and before the latest planting (page.current(), page.previous()),
+// whether a planting may be chosen now (page.open()), the solver's seat and page.play(move).
+// Returns what the puzzle page asks of a board that draws its own puzzle.
+export function puzzleBoard(page) {
+  let bed = null;
+  const moves = () => (page.open() ? parseMoves(page.current().legal) : []);
+  const board = {
+    draw(svg) {
+      const legal = new Set(moves().map((m) => m.cell));
+      drawBoard(svg, page.current().position, {
+        previous: page.previous()?.board ?? null,
+        seatName: (seat) => (seat === page.seat ? pgettext("staff holder", "you") : pgettext("staff holder", "your opponent")),
+        onCell(group, cell, seed, rect) {
+          if (bed === cell) rect.classList.add("chosen");
+          if (!legal.has(cell)) return;
+          rect.classList.add("legal");
+          activate(group, say(gettext("Plant on %(cell)s"), { cell }), () => {
+            bed = cell;
+            page.changed();
+          });
+        },
+      });
+    },
+    // The buttons under the board: [label, attributes, action].
+    choices() {
+      if (!bed) return [];
+      const sides = moves().filter((m) => m.cell === bed)
+        .map((m) => [sideLabel(m), { "data-move": m.move }, () => {
+          bed = null;
+          page.play(m.move);
+        }]);
+      return [...sides, [gettext("Choose another bed"), { "data-action": "cancel" }, () => board.cancel()]];
+    },
+    prompt() {
+      return bed ? say(gettext("Which side up on %(cell)s?"), { cell: bed }) : gettext("Choose a highlighted bed (next to a seed) to plant on.");
+    },
+    // Esc and Cancel: false when there was nothing to step back from.
+    cancel() {
+      if (!bed) return false;
+      bed = null;
+      page.changed();
+      return true;
+    },
+    // What the solver's score stands at: the flowers and the Staff.
+    facts() {
+      const { harvested, staff } = page.current().position;
+      const [mine, theirs] = [page.seat, 1 - page.seat].map((seat) => harvested[seat].W + harvested[seat].B);
+      const flowers = say(gettext("Flowers: you %(mine)s, your opponent %(theirs)s."), { mine, theirs });
+      if (staff === null) return flowers;
+      return `${flowers} ${staff === page.seat ? gettext("You hold the Wizard's Staff.") : gettext("Your opponent holds the Wizard's Staff.")}`;
+    },
+    // The engine's reply, in the moves list.
+    replyLabel: (move) => say(gettext("%(move)s (your opponent's reply)"), { move }),
+  };
+  return board;
+}

@@ -7,7 +7,7 @@
 /* global gettext, ngettext, pgettext, interpolate */
 
 import { boardOf } from "../board/boards.js";
-import { seatNumber } from "../board/common.js";
+import { el, seatNumber } from "../board/common.js";
 
 const data = JSON.parse(document.getElementById("puzzle-data").textContent);
 // The puzzle's game's board object (static/board/<game>.js), as every board page finds it.
@@ -33,7 +33,9 @@ const giveUpConfirm = document.getElementById("puzzle-give-up-confirm");
 const sideTitle = document.getElementById("puzzle-side-title");
 
 // One entry per position reached: the first is the puzzle itself.
-const history = [{ position: data.position, legal: data.legal_moves, left: data.k, sight: data.sight_lines }];
+// ``replies``: the opponent's replies so far, where the game has an opponent moving between
+// the solver's moves (the server plays them).
+const history = [{ position: data.position, legal: data.legal_moves, left: data.k, sight: data.sight_lines, replies: [] }];
 const moves = [];
 // The move being built: a visitor position, then maybe a cell to take, then a plant.
 let selection = null;
@@ -42,6 +44,27 @@ let busy = false;
 let ended = null;
 
 const current = () => history[history.length - 1];
+const step = (reply) => ({
+  position: reply.position, legal: reply.legal_moves, left: reply.left, sight: reply.sight_lines, replies: reply.replies ?? [],
+});
+
+// A board object with a ``puzzleBoard`` draws the puzzle and picks the moves itself (one
+// where the solver's move is a single choice and an opponent replies between them); the
+// rest of this script (moves, undo, submit, give up, verdict) is the same for every game.
+// Without one, this script picks a Topiary-shaped move: a position, a take and a plant.
+const own = garden.puzzleBoard?.({
+  seat: data.seat,
+  current,
+  previous: () => (history.length > 1 ? history[history.length - 2].position : null),
+  open: () => !ended && !busy && current().left > 0,
+  changed: () => render(),
+  play(move) {
+    if (busy) return;
+    selection = { move };
+    confirmMove();
+  },
+});
+if (own) document.getElementById("puzzle-hand-box").hidden = true;
 const gardenAt = garden.gardenAt;
 const tileName = garden.tileName;
 
@@ -95,13 +118,18 @@ function button(label, attrs, action, parent = choice) {
   return node;
 }
 
-function moveItems(line) {
-  return line.map((move) => {
+// The solver's moves, each followed by the opponent's reply to it where there is one.
+function moveItems(line, replies = []) {
+  return line.flatMap((move, i) => {
     const item = document.createElement("li");
     const code = document.createElement("code");
     code.textContent = move;
     item.appendChild(code);
-    return item;
+    if (!replies[i]) return [item];
+    const answer = document.createElement("li");
+    answer.className = "reply";
+    answer.textContent = own.replyLabel(replies[i]);
+    return [item, answer];
   });
 }
 
@@ -133,8 +161,29 @@ function handTile(text, plant, taken = false) {
   handTray.appendChild(node);
 }
 
+function renderOwn() {
+  const svg = el("svg", { role: "group", "aria-label": pgettext("the board", "Garden"), class: "board" });
+  board.replaceChildren(svg);
+  own.draw(svg);
+  choice.replaceChildren();
+  for (const [label, attrs, action] of own.choices()) button(label, attrs, action);
+}
+
 function render() {
-  const { position, legal, left, sight } = current();
+  const { left } = current();
+  if (own) renderOwn();
+  else renderPicking();
+  movesList.replaceChildren(...moveItems(moves, current().replies));
+  statusLine.textContent = statusText(left);
+  sideTitle.textContent = ended ? gettext("Your result") : gettext("Your turn");
+  undoButton.disabled = busy || ended !== null || moves.length === 0;
+  submitButton.disabled = busy || ended !== null || left > 0;
+  giveUpButton.disabled = busy || data.line !== null;
+  if (giveUpButton.disabled) giveUpConfirm.hidden = true;
+}
+
+function renderPicking() {
+  const { position, legal, sight } = current();
   drawGarden(position, legal, sight);
   handTray.replaceChildren();
   const plants = selection && selection.cell
@@ -156,19 +205,15 @@ function render() {
     button(label, { class: "button-primary", "data-action": "confirm" }, confirmMove);
   }
   if (selection) button(gettext("Cancel"), { "data-action": "cancel" }, stepBack);
-
-  movesList.replaceChildren(...moveItems(moves));
-  statusLine.textContent = statusText(left);
-  sideTitle.textContent = ended ? gettext("Your result") : gettext("Your turn");
-  undoButton.disabled = busy || ended !== null || moves.length === 0;
-  submitButton.disabled = busy || ended !== null || left > 0;
-  giveUpButton.disabled = busy || data.line !== null;
-  if (giveUpButton.disabled) giveUpConfirm.hidden = true;
 }
 
 function statusText(left) {
   if (ended === "submitted") return gettext("Your answer is in: the verdict is below.");
   if (ended === "gave-up") return gettext("You gave up: an optimal line is below.");
+  if (own) {
+    const next = left ? own.prompt() : gettext("All your moves are made: submit, or undo to try something else.");
+    return `${own.facts()} ${next}`;
+  }
   if (!selection) {
     if (!left) return gettext("All your visitors are placed: submit, or undo to try something else.");
     // The board says how a position is picked as it is drawn: a circle, or on a phone the
@@ -208,6 +253,10 @@ function choosePlant(plant) {
 }
 
 function stepBack() {
+  if (own) {
+    own.cancel();
+    return;
+  }
   if (!selection) return;
   if (selection.move) selection = { ...selection, move: null, plant: null };
   else if (selection.cell) selection = { ...selection, cell: null };
@@ -233,7 +282,7 @@ async function confirmMove() {
   try {
     const reply = await post(data.urls.play, { seat: data.seat, moves: [...moves, move] });
     moves.push(move);
-    history.push({ position: reply.position, legal: reply.legal_moves, left: reply.left, sight: reply.sight_lines });
+    history.push(step(reply));
     selection = null;
   } catch (error) {
     resultBox.textContent = error.message;
@@ -348,15 +397,18 @@ function showLine(line) {
   button(gettext("Play it on the board"), { "data-action": "play-line" }, () => playLine(line), lineBox);
 }
 
-// Replays the revealed line move by move, so each step can be undone and looked at.
+// Replays the revealed line move by move, so each step can be undone and looked at. A line
+// longer than K holds the opponent's replies between the solver's moves: the server plays
+// those again.
 async function playLine(line) {
   tryAgain();
   busy = true;
+  const mine = line.length > data.k ? line.filter((_, i) => i % 2 === 0) : line;
   try {
-    for (const move of line) {
+    for (const move of mine) {
       const reply = await post(data.urls.play, { seat: data.seat, moves: [...moves, move] });
       moves.push(move);
-      history.push({ position: reply.position, legal: reply.legal_moves, left: reply.left, sight: reply.sight_lines });
+      history.push(step(reply));
     }
   } catch (error) {
     resultBox.textContent = error.message;

@@ -7,7 +7,7 @@ import pytest
 from api.schemas import TrainingPuzzleOut
 from puzzles.models import TrainingPuzzle
 from tests.api.conftest import Api
-from tests.support.training import failing_line, training_pool
+from tests.support.training import failing_line, garden_puzzle, training_pool
 
 pytestmark = pytest.mark.django_db
 
@@ -54,3 +54,29 @@ def test_next_then_answer_rates_the_first_try_and_never_serves_it_again(
     assert api.post("/puzzles/training/999999/give-up").status_code == 404
     bad = api.post(f"/puzzles/training/{puzzle.pk}/submit", {"seat": 7, "moves": []})
     assert bad.status_code == 400 and bad.json()["code"] == "bad_request"
+
+
+def test_a_garden_puzzle_is_served_played_step_by_step_and_judged(client, make_player, make_token):
+    """Wizards' Garden: ``play`` answers each planting with the engine's best reply; the
+    submission holds the solver's plantings only."""
+    from engine.wizards_garden import puzzles as garden_puzzles
+
+    puzzle = garden_puzzle("staff", k=2)
+    api = Api(client, make_token(make_player(), "puzzle:write")[1])
+    served = api.get("/puzzles/next", kind="wizards_garden").json()
+    assert served["id"] == puzzle.pk and served["line"] is None and served["k"] == 2
+    first = puzzle.line[0]
+    step = api.post(
+        f"/puzzles/training/{puzzle.pk}/play", {"seat": puzzle.seat, "moves": [first]}
+    ).json()
+    assert step["replies"] == [garden_puzzles.reply(puzzle.position, 2, [first])]
+    assert step["left"] == 1 and "line" not in step
+    bad = api.post(f"/puzzles/training/{puzzle.pk}/play", {"seat": puzzle.seat, "moves": ["a1"]})
+    assert bad.status_code == 400
+    moves = [first, step["legal_moves"][0]]
+    verdict = api.post(
+        f"/puzzles/training/{puzzle.pk}/submit", {"seat": puzzle.seat, "moves": moves}
+    ).json()
+    assert verdict["rated"] is True
+    assert verdict["score"] == garden_puzzles.grade(puzzle.position, 2, moves)
+    assert (verdict["line"] == puzzle.line) == verdict["solved"]

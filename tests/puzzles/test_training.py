@@ -14,6 +14,7 @@ from puzzles import training_selectors as selectors
 from puzzles import training_services as services
 from puzzles.models import TrainingAttempt, TrainingPuzzle, TrainingRun
 from puzzles.services import SubmissionRefused
+from puzzles.trainers import TRAINERS
 from ratings.models import PUZZLE
 from ratings.selectors import rating_of
 from tests.support.players import create_player
@@ -219,18 +220,19 @@ def test_the_dashboard_ranks_themes_by_performance():
 
 
 def test_the_committed_pool_is_served_and_judged_by_training():
-    """The site's own mined Topiary pool (not test copies): served near the rating, its
-    stored line solves it, a Wizards' Garden puzzle is not served (the page cannot play it)."""
+    """The site's own mined pools (not test copies): each game's puzzles are served near the
+    rating and their stored lines (the solver's moves of it) solve them."""
     call_command("load_puzzle_pool", stdout=io.StringIO())
-    assert TrainingPuzzle.objects.filter(kind="wizards_garden").exists()
     solver = create_player("pool")
-    choice = selectors.stream_choice(
-        difficulty="normal", theme="", kind="", kinds=services.gradable_kinds()
-    )
-    for _ in range(3):
-        puzzle, own = selectors.stream_next(user=solver, rating=1500.0, choice=choice)
-        assert puzzle.kind == "topiary" and not own
-        verdict = services.training_attempt_submit(
-            puzzle=puzzle, user=solver, submission=answer(puzzle, list(puzzle.line))
+    for kind in ("topiary", "wizards_garden"):
+        choice = selectors.stream_choice(
+            difficulty="normal", theme="", kind=kind, kinds=services.gradable_kinds()
         )
-        assert verdict.solved and verdict.rated
+        for _ in range(2):
+            puzzle, own = selectors.stream_next(user=solver, rating=1500.0, choice=choice)
+            assert puzzle.kind == kind and not own
+            moves = TRAINERS[kind].answer(puzzle.line)
+            verdict = services.training_attempt_submit(
+                puzzle=puzzle, user=solver, submission=answer(puzzle, moves)
+            )
+            assert verdict.solved and verdict.rated

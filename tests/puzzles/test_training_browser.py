@@ -9,7 +9,7 @@ import pytest
 from puzzles.models import TrainingPuzzle, TrainingRun
 from tests.ratings.played import make_user
 from tests.support.browser import phone, tap
-from tests.support.training import QUICK_DATES, failing_line, training_puzzle
+from tests.support.training import QUICK_DATES, failing_line, garden_puzzle, training_puzzle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -80,5 +80,35 @@ def test_a_streak_of_three_on_a_phone_ends_at_the_fourth_puzzles_mistake(
         (run,) = TrainingRun.objects.filter(user=runner)
         assert run.score == 3 and run.ended_at is not None
         assert run.attempts.filter(rated=True).count() == 4
+    finally:
+        context.close()
+
+
+def test_a_wizards_garden_puzzle_solved_by_touch_on_a_phone(asgi_server, browser, tmp_path):
+    """K = 2: plant (bed, then side), the server's reply shows, plant again, submit: solved.
+    The answer is not in the page until then."""
+    puzzle = garden_puzzle("staff", k=2)
+    training_puzzle(rating=puzzle.rating, tag="beside")
+    solver = make_user("planter")
+    context, page = phone(browser, asgi_server, solver, (390, 844))
+    try:
+        page.goto(f"{asgi_server}/puzzles/train/?kind=wizards_garden")
+        page.locator("#puzzle-board svg .bed-cell").first.wait_for()
+        assert current_puzzle(page) == puzzle
+        assert " ".join(puzzle.line) not in page.content()
+        assert page.locator("#puzzle-hand-box").is_hidden()
+        for n, move in enumerate(puzzle.line[::2]):
+            tap(page, page.locator(f'#puzzle-board .bed-cell[data-cell="{move[:2]}"]'))
+            tap(page, page.locator(f'#puzzle-choice [data-move="{move}"]'))
+            page.wait_for_selector(f'#puzzle-moves li:has-text("{move}")')
+            if n == 0:
+                page.locator("#puzzle-moves li.reply").wait_for()
+                assert puzzle.line[1] in page.locator("#puzzle-moves li.reply").inner_text()
+                page.screenshot(path=str(tmp_path / "garden-390-reply.png"), full_page=True)
+        tap(page, page.get_by_role("button", name="Submit"))
+        page.locator("#puzzle-result .verdict.solved").wait_for()
+        page.screenshot(path=str(tmp_path / "garden-390-solved.png"), full_page=True)
+        (attempt,) = puzzle.attempts.all()
+        assert attempt.solved and attempt.rated and attempt.moves == list(puzzle.line[::2])
     finally:
         context.close()

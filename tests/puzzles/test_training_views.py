@@ -10,15 +10,9 @@ from django.urls import reverse
 
 from puzzles.models import TrainingPuzzle, TrainingRun
 from tests.support.players import create_player
-from tests.support.training import failing_line, training_pool
+from tests.support.training import board_data, failing_line, training_pool
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
-
-
-def board_data(response) -> dict:
-    html = response.content.decode()
-    start = html.index('<script id="puzzle-data" type="application/json">') + 49
-    return json.loads(html[start : html.index("</script>", start)])
 
 
 def test_the_stream_page_serves_a_puzzle_without_its_line_and_judges_answers(client):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 
 from engine import puzzles as engine_puzzles
 from engine import topiary
@@ -69,6 +70,13 @@ def training_pool(ratings, *, date: str = QUICK_DATES[0], themes=("place-only",)
     )
 
 
+def board_data(response) -> dict:
+    """The puzzle board's data (``#puzzle-data``) of a page response."""
+    html = response.content.decode()
+    start = html.index('<script id="puzzle-data" type="application/json">') + 49
+    return json.loads(html[start : html.index("</script>", start)])
+
+
 def solving_line(puzzle: TrainingPuzzle) -> list[str]:
     return list(puzzle.line)
 
@@ -80,3 +88,53 @@ def failing_line(puzzle: TrainingPuzzle) -> list[str]:
         if engine_puzzles.grade(puzzle.position, [move]) < puzzle.optimum:
             return [move]
     raise AssertionError("every move is optimal")
+
+
+#: Wizards' Garden positions (rank 4 first) with one winning first planting, and how to make
+#: their puzzles: a harvest of white (K = 1) and a harvest of black that takes the staff,
+#: then a planting against the opponent's best reply (K = 2).
+GARDEN_POSITIONS = {
+    "harvest": ("WWB.", "...B", "....", "...."),
+    "staff": ("BBW.", "..W.", "....", "...."),
+}
+
+
+def garden_puzzle(name: str = "harvest", *, k: int = 1, rating=None, to_move: int = 0):
+    """A Wizards' Garden training puzzle proven by the engine's solver on one of
+    ``GARDEN_POSITIONS`` and stored through the service that adds mined puzzles."""
+    from engine import wizards_garden as wg
+    from engine.mining import MinedPuzzle
+    from engine.wizards_garden import puzzles as garden_puzzles
+    from engine.wizards_garden.positions import wizards_garden_position
+    from puzzles.services import training_puzzle_add
+
+    position = wizards_garden_position(*GARDEN_POSITIONS[name], to_move=to_move)
+    state = wg.state_from_json(position)
+    solution = garden_puzzles.solve(state, k)
+    mined = MinedPuzzle(
+        kind="wizards_garden",
+        position=state.to_json(),
+        seat=to_move,
+        k=k,
+        optimum=solution.optimum,
+        greedy=solution.greedy,
+        played=None,
+        line=solution.line,
+        optimal_first_moves=solution.first_moves,
+        legal_first_moves=solution.legal_first_moves,
+        nodes=solution.nodes,
+        themes=garden_puzzles.themes(state, solution.line),
+    )
+    row = training_puzzle_add(mined, origin=TrainingPuzzle.Origin.SELF_PLAY, seed=f"test:{name}")
+    if rating is not None:
+        row.rating = float(rating)
+        row.save(update_fields=["rating"])
+    return row
+
+
+def garden_failing_move(puzzle: TrainingPuzzle) -> str:
+    """A legal first planting that is not optimal."""
+    from engine import wizards_garden as wg
+
+    state = wg.state_from_json(puzzle.position)
+    return next(m for m in state.legal_moves() if m not in puzzle.optimal_first_moves)
