@@ -120,10 +120,14 @@ class Tournament(models.Model):
         if self.cancelled_by_creator:
             return str(_("Cancelled by its creator."))
         entrants = [entry.user for entry in self.entries.select_related("user")]
-        return not_enough_players(
-            len(entrants),
-            bots_alone=self.schedule_entry_id is not None
-            and all(user.moved_by_site for user in entrants),
+        return not_enough_players(len(entrants), bots_alone=self.house_bots_alone(entrants))
+
+    def house_bots_alone(self, entrants) -> bool:
+        """Whether ``entrants`` (users) are all house bots its schedule entry brings: such
+        an event is called off at its start rather than have them play each other."""
+        levels = self.schedule_entry.house_bots if self.schedule_entry_id else []
+        return bool(entrants and levels) and all(
+            user.moved_by_site and user.bot_level in levels for user in entrants
         )
 
     @property

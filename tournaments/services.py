@@ -472,10 +472,7 @@ def _open_rounds(tournament: Tournament, entries: list[Entry]) -> None:
 def _start(tournament: Tournament) -> None:
     entries = _active_entries(tournament)
     now = timezone.now()
-    # A scheduled event's house bots came to play people, not each other.
-    bots_alone = tournament.schedule_entry_id is not None and all(
-        e.user.moved_by_site for e in entries
-    )
+    bots_alone = tournament.house_bots_alone([e.user for e in entries])
     if len(entries) < players_needed(tournament) or bots_alone:
         tournament.status = Tournament.Status.CANCELLED
         tournament.note = not_enough_players(len(entries), bots_alone=bots_alone)
