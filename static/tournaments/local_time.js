@@ -31,8 +31,8 @@ const momentFormat = new Intl.DateTimeFormat(lang, {
 });
 const dateFormat = new Intl.DateTimeFormat(lang, { day: "numeric", month: "short", timeZone });
 const weekdayFormat = new Intl.DateTimeFormat(lang, { weekday: "long", timeZone });
-const partsFormat = new Intl.DateTimeFormat("en", {
-  year: "numeric", month: "numeric", day: "numeric", hour: "numeric", hourCycle: "h23", timeZone,
+const wallFormat = new Intl.DateTimeFormat("en", {
+  year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", hourCycle: "h23", timeZone,
 });
 const relative = new Intl.RelativeTimeFormat(lang, { numeric: "auto", style: "short" });
 
@@ -45,10 +45,37 @@ export function zoneName() {
   return offset && offset !== zone ? `${zone}, ${offset}` : zone;
 }
 
+/** The wall clock of ``date`` in the viewer's zone: year, month, day, hour, minute. */
+function wall(date) {
+  const part = Object.fromEntries(wallFormat.formatToParts(date).map((p) => [p.type, +p.value]));
+  return [part.year, part.month, part.day, part.hour % 24, part.minute];
+}
+
 /** The calendar day (as a day number) and hour of ``date`` in the viewer's zone. */
 function local(date) {
-  const part = Object.fromEntries(partsFormat.formatToParts(date).map((p) => [p.type, p.value]));
-  return { day: Date.UTC(+part.year, +part.month - 1, +part.day) / DAY, hour: +part.hour };
+  const [year, month, day, hour] = wall(date);
+  return { day: Date.UTC(year, month - 1, day) / DAY, hour };
+}
+
+const pad = (n) => String(n).padStart(2, "0");
+
+/** ``date`` as a datetime-local input writes it, in the viewer's zone: "2026-11-28T20:00". */
+export function wallValue(date) {
+  const [year, month, day, hour, minute] = wall(date);
+  return `${year}-${pad(month)}-${pad(day)}T${pad(hour)}:${pad(minute)}`;
+}
+
+/** Minutes east of UTC of the viewer's zone at the wall-clock time ``value``
+ * ("2026-11-28T20:00"; summer time included), or null for no such time. */
+export function offsetAt(value) {
+  const asUtc = Date.parse(`${value}Z`);
+  if (Number.isNaN(asUtc)) return null;
+  const offsetOf = (ms) => {
+    const [year, month, day, hour, minute] = wall(new Date(ms));
+    return Math.round((Date.UTC(year, month - 1, day, hour, minute) - ms) / MINUTE);
+  };
+  // The offset at the wall time read as UTC, then at the moment that offset gives.
+  return offsetOf(asUtc - offsetOf(asUtc) * MINUTE);
 }
 
 /** "tonight 20:00", "tomorrow 09:00", "Saturday 17:00", "5 Dec 18:00" (local). */
