@@ -8,6 +8,7 @@ from datetime import timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.test import Client
 from django.utils import timezone
 
 from accounts.services import BOT_USERNAMES
@@ -48,6 +49,25 @@ def test_the_job_enters_an_entrys_house_bots_once_and_none_in_events_for_people(
     assert scheduling.schedule_run(now=NOW + timedelta(hours=1)) == 2
     assert Entry.objects.filter(tournament__schedule_entry=with_bots).count() == 3 * 2 - 1 + 2
     assert not Entry.objects.filter(tournament__schedule_entry=for_people).exists()
+
+
+def test_staff_choose_the_house_bots_in_the_admin_where_bots_may_join(django_user_model):
+    staff = django_user_model.objects.create_superuser("keeper", "keeper@example.com", "x-9-y")
+    client = Client()
+    client.force_login(staff)
+    fields = {
+        "name": "Bots' arena", "active": "on", "kind": "topiary", "format": "arena",
+        "table_size": "2", "max_players": "50", "duration_minutes": "30",
+        "clock_initial": "60", "clock_increment": "1", "cadence": "daily", "minute": "0",
+        "hour": "22", "weekday": "0", "day": "1", "create_ahead_hours": "24",
+        "house_bots": ["greedy", "strong"],
+    }  # fmt: skip
+    refused = client.post("/admin/tournaments/scheduleentry/add/", fields)
+    assert "House bots join only events that allow bots." in refused.content.decode()
+    assert not ScheduleEntry.objects.filter(name="Bots' arena").exists()
+    saved = client.post("/admin/tournaments/scheduleentry/add/", {**fields, "bots_allowed": "on"})
+    assert saved.status_code == 302
+    assert ScheduleEntry.objects.get(name="Bots' arena").house_bots == ["greedy", "strong"]
 
 
 def test_house_bots_are_refused_where_bots_may_not_join():
