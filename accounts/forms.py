@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts import selectors, services, throttle
 from accounts.models import Preferences, User
-from accounts.validators import USERNAME_MAX_LENGTH, validate_username
+from accounts.validators import USERNAME_MAX_LENGTH, time_zone_names, validate_username
 
 # Hashing is deliberately slow, so an enormous password would be a cheap way to load the server.
 PASSWORD_MAX_LENGTH = 128
@@ -219,12 +219,30 @@ class PreferencesForm(PlainLabels, forms.ModelForm):
             "language": gettext_lazy("Language"),
             "coordinates": gettext_lazy("Board coordinates (a-e and 1-5 along the edges)"),
             "animation": gettext_lazy("Board animations"),
+            "time_zone": gettext_lazy("Time zone"),
         }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         # A form from before the board preferences existed does not post them: kept as they are.
         self.fields["animation"].required = False
+        if self.instance.user_id is None:
+            # A visitor's pages use the browser's zone; there is no e-mail to time.
+            del self.fields["time_zone"]
+            return
+        self.fields["time_zone"] = forms.ChoiceField(
+            label=self._meta.labels["time_zone"],
+            required=False,
+            choices=[
+                ("", gettext_lazy("The browser's (e-mails: UTC)")),
+                *((name, name) for name in time_zone_names()),
+            ],
+            help_text=gettext_lazy(
+                "Tournament times on the pages, times in e-mails, and the daily digest "
+                "(sent at 07:00 in this zone)."
+            ),
+            widget=forms.Select(attrs={"data-time-zone": ""}),
+        )
 
     def clean_animation(self):
         return self.cleaned_data.get("animation") or self.instance.animation

@@ -4,7 +4,7 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from accounts.validators import username_skeleton
+from accounts.validators import username_skeleton, validate_time_zone
 
 
 class UserManager(DjangoUserManager):
@@ -125,6 +125,9 @@ class Preferences(models.Model):
     language = models.CharField(max_length=8, choices=Language.choices, default="", blank=True)
     coordinates = models.BooleanField(default=True)
     animation = models.CharField(max_length=8, choices=Animation.choices, default=Animation.NORMAL)
+    #: An IANA zone (``Europe/Berlin``); blank: pages use the browser's, e-mails and the
+    #: daily digest UTC. No model choices: the zone list comes from the installed tzdata.
+    time_zone = models.CharField(max_length=64, blank=True, validators=[validate_time_zone])
     # Time away (docs/subsystems/accounts.md, "Vacation"): while ``vacation_until`` is in
     # the future the player's correspondence clocks stand still. ``vacation_started_at``
     # is when the current (or last) vacation began; ``vacation_days_used`` counts the
@@ -139,7 +142,15 @@ class Preferences(models.Model):
     VACATION_DAYS_A_YEAR = 30
     VACATION_DAYS_AT_ONCE = 14
 
-    FIELDS = ("sound", "confirm_moves", "theme", "language", "coordinates", "animation")
+    FIELDS = (
+        "sound",
+        "confirm_moves",
+        "theme",
+        "language",
+        "coordinates",
+        "animation",
+        "time_zone",
+    )
 
     def __str__(self) -> str:
         return f"Preferences of {self.user}"

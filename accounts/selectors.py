@@ -3,6 +3,7 @@
 import io
 import json
 import zipfile
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.db.models import Q
 from django.shortcuts import get_object_or_404
@@ -15,6 +16,20 @@ from accounts.models import Block, Follow, Preferences, User
 def user_by_username(*, username: str) -> User:
     """The active user with this name (any case), or 404."""
     return get_object_or_404(User, username__iexact=username, is_active=True)
+
+
+def zone_named(name: str | None) -> ZoneInfo:
+    """The zone of a saved ``Preferences.time_zone``; UTC when blank (or no longer known)."""
+    try:
+        return ZoneInfo(name or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def time_zone_of(*, user) -> ZoneInfo:
+    """The zone a player's e-mails write times in: their choice, else UTC."""
+    name = Preferences.objects.filter(user=user).values_list("time_zone", flat=True).first()
+    return zone_named(name)
 
 
 def preferences_of(*, user) -> Preferences:

@@ -134,6 +134,12 @@ def _preference_value(name: str, raw):
         message = _("%(name)s: expected true or false, got %(value)s.")
         raise ValidationError({name: [message % {"name": name, "value": repr(raw)}]})
     value = str(raw)
+    if not field.choices:  # free text with validators: the time zone
+        try:
+            field.run_validators(value)
+        except ValidationError as error:
+            raise ValidationError({name: error.messages}) from None
+        return value
     if value not in {choice for choice, _label in field.choices}:
         allowed = ", ".join(repr(choice) for choice, _label in field.choices)
         message = _("%(name)s: expected one of %(allowed)s, got %(value)s.")

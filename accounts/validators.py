@@ -2,6 +2,8 @@
 
 import re
 import string
+import zoneinfo
+from functools import cache
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
@@ -73,3 +75,15 @@ def validate_username(value: str) -> None:
             ),
             code="username_reserved",
         )
+
+
+@cache
+def time_zone_names() -> list[str]:
+    """The IANA zones a player may choose (``zoneinfo``'s list), sorted."""
+    return sorted(zoneinfo.available_timezones() - {"localtime", "Factory"})
+
+
+def validate_time_zone(name: str) -> None:
+    """An IANA zone name (``Europe/Berlin``), or blank for the browser's."""
+    if name and name not in time_zone_names():
+        raise ValidationError(_("%(name)s is not a time zone we know.") % {"name": repr(name)})

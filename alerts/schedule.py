@@ -9,10 +9,12 @@ BEAT_SCHEDULE = {
         "schedule": 300.0,
         "options": {"expires": 300.0},
     },
-    # Once a day, at 07:00 UTC; the digest's row makes a second run that day a no-op.
+    # Every quarter of an hour (a zone's offset may be :30 or :45): each player's digest
+    # goes from 07:00 in their zone; its row (their local date) makes it once a day.
     "alerts-digests": {
         "task": "alerts.tasks.digests",
-        "schedule": crontab(hour=7, minute=0),
+        "schedule": crontab(minute="*/15"),
+        "options": {"expires": 900.0},
     },
     "alerts-prune": {
         "task": "alerts.tasks.prune",

@@ -27,6 +27,7 @@ from pywebpush import WebPushException, webpush
 
 from accounts.i18n import player_language
 from accounts.models import Preferences, User
+from accounts.selectors import zone_named
 from alerts import vapid
 from alerts.models import Alert, AlertSettings, EmailChoice, Event, PushSubscription
 from alerts.texts import alert_text
@@ -43,6 +44,8 @@ TURN_MAIL_EVERY = timedelta(days=1)
 #: Clock warnings: this long before a correspondence deadline, and the last one.
 CLOCK_DAY_BEFORE = timedelta(hours=24)
 CLOCK_HOUR_BEFORE = timedelta(hours=1)
+#: The daily digest goes from this hour on, in the player's zone (beat checks every 15 min).
+DIGEST_HOUR = 7
 UNSUBSCRIBE_SALT = "alerts.unsubscribe"
 #: Alerts about a game the player plays against house bots alone are not sent: the bot
 #: answers at once, and the player started the game themselves.
@@ -335,12 +338,25 @@ def alerts_prune(now=None) -> int:
 
 
 def digests_send(now=None) -> int:
-    """Today's list of games waiting, to every player who chose it (once a day)."""
-    day = (now or timezone.now()).date().toordinal()
-    user_ids = AlertSettings.objects.filter(email_turns=EmailChoice.DIGEST).values_list(
-        "user_id", flat=True
+    """The day's list of games waiting, to every player who chose it, once a day from
+    ``DIGEST_HOUR`` in the player's own zone (``Preferences.time_zone``, else UTC): the
+    digest's subject is the player's local date, so a beat that runs every quarter of an
+    hour sends each one once, whatever the zone's offset."""
+    now = now or timezone.now()
+    chosen = AlertSettings.objects.filter(email_turns=EmailChoice.DIGEST).values_list(
+        "user_id", "user__preferences__time_zone"
     )
-    return sum(
-        alert_send(event=Event.DIGEST, subject=day, user_id=user_id) is not None
-        for user_id in user_ids
+    # Most runs find each digest of the day sent already: skip them without a claim.
+    sent = set(
+        Alert.objects.filter(
+            event=Event.DIGEST, created_at__gt=now - timedelta(days=2)
+        ).values_list("user_id", "subject")
     )
+    count = 0
+    for user_id, zone in chosen:
+        local = now.astimezone(zone_named(zone))
+        day = local.date().toordinal()
+        if local.hour < DIGEST_HOUR or (user_id, day) in sent:
+            continue
+        count += alert_send(event=Event.DIGEST, subject=day, user_id=user_id) is not None
+    return count

@@ -44,7 +44,8 @@ def clock_warnings() -> int:
 
 @shared_task(acks_late=True)
 def digests() -> int:
-    """The daily job: each player's list of games waiting, for those who chose it."""
+    """The quarter-hourly job: each player's daily list of games waiting, for those who
+    chose it, from 07:00 in their zone."""
     return services.digests_send()
 
 

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.dateformat import format as date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from accounts.i18n import player_language
+from accounts.selectors import time_zone_of
 from alerts.models import Event
 from games.models import Game, Seat
 from games.selectors import correspondence_of
@@ -26,6 +29,14 @@ def _game_name(game: Game) -> str:
 def _opponents(game: Game, user) -> str:
     seats = Seat.objects.filter(game=game).select_related("user").order_by("index")
     return ", ".join(seat.user.username for seat in seats if seat.user and seat.user != user)
+
+
+def _moment_for(moment, user) -> dict:
+    """A moment as the player reads it: ``{"time": "28 November 2026, 19:00", "zone":
+    "Europe/Berlin"}`` in their zone (``Preferences.time_zone``, else UTC) and language."""
+    zone = time_zone_of(user=user)
+    local = moment.astimezone(zone)
+    return {"time": date_format(local, pgettext("date format", "j F Y, H:i")), "zone": zone.key}
 
 
 def _game_text(event: str, game: Game, ply: int, user) -> dict | None:
@@ -44,7 +55,12 @@ def _game_text(event: str, game: Game, ply: int, user) -> dict | None:
             title = _("A day left for your move in %(game)s against %(names)s") % facts
         else:
             title = _("An hour left for your move in %(game)s against %(names)s") % facts
-        body = _("Move before your time runs out, or the game is lost on time.")
+        body = " ".join(
+            [
+                _("Move before your time runs out, or the game is lost on time."),
+                _("Your time runs out at %(time)s (%(zone)s).") % _moment_for(game.deadline, user),
+            ]
+        )
     elif event == Event.CHALLENGE:
         if game.status != Game.Status.OPEN:
             return None

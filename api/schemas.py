@@ -145,6 +145,15 @@ class TableOut(Schema):
     status: str = Field(description="open (waiting for players) or active (started)")
 
 
+class OpenedTableOut(TableOut):
+    """A table as its opener and readers see it: with the invite link for its creator."""
+
+    invite_url: str | None = Field(
+        description="the table's invite link (whoever follows it takes a seat): only to the "
+        "table's creator, while it waits for players; else null. Share it, never log it",
+    )
+
+
 class UserOut(Schema):
     username: str
     bot: bool
@@ -162,6 +171,14 @@ class RatingOut(Schema):
     provisional: bool
 
 
+class TrophyOut(Schema):
+    kind: str
+    place: int = Field(description="1, 2 or 3")
+    season: str = Field(description="YYYY-MM, the month (UTC) of the event or season")
+    tournament: int | None = Field(description="the event's id; null for a season trophy")
+    tournament_name: str | None
+
+
 class ProfileOut(UserOut):
     ratings: dict[str, RatingOut] = Field(
         json_schema_extra=_described(lambda: f"by kind: {', '.join([*_kinds(), PUZZLE])}")
@@ -170,6 +187,7 @@ class ProfileOut(UserOut):
         description="ISO 8601: while the player is on vacation (their days-per-move clocks "
         "stand still), when it ends; else null"
     )
+    trophies: list[TrophyOut] = Field(description="top-three places, latest season first")
 
 
 class RatingChangeOut(Schema):
@@ -287,6 +305,11 @@ class TrainingVerdictOut(VerdictOut):
     puzzle_rating_after: float | None
 
 
+class ScheduledOut(Schema):
+    id: int
+    name: str
+
+
 class TournamentOut(Schema):
     id: int
     name: str
@@ -304,6 +327,12 @@ class TournamentOut(Schema):
     finished_at: str | None = Field(description="when it ended or was cancelled (null before)")
     max_players: int
     created_by: str | None
+    scheduled: ScheduledOut | None = Field(
+        description="the schedule entry that created the event; null for one a player made"
+    )
+    people_only: bool = Field(
+        description="bots may play but take no trophy or season points (the next person does)"
+    )
 
 
 class TournamentsOut(Schema):
@@ -342,3 +371,24 @@ class TournamentDetailOut(TournamentOut):
     tiebreaks: list[str]
     standings: list[StandingOut]
     rounds: list[RoundOut]
+
+
+class SeasonRowOut(Schema):
+    rank: int = Field(description="ties share a rank")
+    username: str
+    points: int
+    events: int = Field(description="scheduled events played")
+
+
+class SeasonTrophyOut(Schema):
+    place: int
+    username: str
+
+
+class SeasonOut(Schema):
+    kind: str
+    month: str = Field(description="YYYY-MM (UTC)")
+    table: list[SeasonRowOut]
+    trophies: list[SeasonTrophyOut] = Field(
+        description="the season trophies, once the month has ended and been closed; else empty"
+    )

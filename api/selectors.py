@@ -7,6 +7,7 @@ from api.models import ApiToken
 from games.history_selectors import game_history_for, game_record
 from games.models import Game, Seat
 from ratings import selectors as rating_selectors
+from tournaments.seasons import trophies_of
 
 
 def tokens_of(user) -> list[ApiToken]:
@@ -20,6 +21,20 @@ def user_json(user) -> dict:
         "bot_level": user.bot_level or None,
         "joined": user.date_joined.isoformat(),
     }
+
+
+def trophies_json(user) -> list[dict]:
+    """A player's trophies, latest season first (``tournaments.seasons.trophies_of``)."""
+    return [
+        {
+            "kind": trophy.kind,
+            "place": trophy.place,
+            "season": trophy.season.strftime("%Y-%m"),
+            "tournament": trophy.tournament_id,
+            "tournament_name": trophy.tournament.name if trophy.tournament else None,
+        }
+        for trophy in trophies_of(user)
+    ]
 
 
 def ratings_json(user) -> dict:

@@ -6,11 +6,20 @@ from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import User
 from tournaments.models import ScheduleEntry, Trophy
 from tournaments.scheduling import schedule_entry_check
 
 
 class ScheduleEntryForm(forms.ModelForm):
+    house_bots = forms.MultipleChoiceField(
+        label=_("House bots"),
+        choices=User.BotLevel.choices,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Entered in each event when it is created; only where bots may join."),
+    )
+
     class Meta:
         model = ScheduleEntry
         fields = [
@@ -60,7 +69,7 @@ class ScheduleEntryAdmin(admin.ModelAdmin):
             _("When (UTC)"),
             {"fields": ("cadence", "minute", "hour", "weekday", "day", "create_ahead_hours")},
         ),
-        (_("Who"), {"fields": ("bots_allowed", "people_only")}),
+        (_("Who"), {"fields": ("bots_allowed", "house_bots", "people_only")}),
     )
 
 

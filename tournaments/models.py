@@ -119,7 +119,16 @@ class Tournament(models.Model):
             return self.note
         if self.cancelled_by_creator:
             return str(_("Cancelled by its creator."))
-        return not_enough_players(self.entries.count())
+        entrants = [entry.user for entry in self.entries.select_related("user")]
+        return not_enough_players(len(entrants), bots_alone=self.house_bots_alone(entrants))
+
+    def house_bots_alone(self, entrants) -> bool:
+        """Whether ``entrants`` (users) are all house bots its schedule entry brings: such
+        an event is called off at its start rather than have them play each other."""
+        levels = self.schedule_entry.house_bots if self.schedule_entry_id else []
+        return bool(entrants and levels) and all(
+            user.moved_by_site and user.bot_level in levels for user in entrants
+        )
 
     @property
     def ends_at(self):
@@ -134,8 +143,11 @@ class Tournament(models.Model):
         return clock_notation(self.clock_initial, self.clock_increment)
 
 
-def not_enough_players(entered: int) -> str:
-    """The note of a tournament cancelled at its start for want of players."""
+def not_enough_players(entered: int, *, bots_alone: bool = False) -> str:
+    """The note of a tournament cancelled at its start for want of players (or, in a
+    scheduled event, for want of anyone but its house bots)."""
+    if bots_alone and entered:
+        return str(_("Nobody entered but the house bots."))
     return ngettext(
         "Not enough players: %(count)s entered.", "Not enough players: %(count)s entered.", entered
     ) % {"count": entered}
@@ -269,6 +281,14 @@ class ScheduleEntry(models.Model):
     people_only = models.BooleanField(
         default=True,
         help_text=_("Bots never take a trophy or season points (the next person does)."),
+    )
+    #: The levels of the house bots (``User.BotLevel``) the schedule enters in each event
+    #: when it creates it, so a small community's event has someone to play; only where
+    #: ``bots_allowed``.
+    house_bots = models.JSONField(
+        default=list,
+        blank=True,
+        help_text=_("House bots entered in each event when it is created (bot-allowed only)."),
     )
     cadence = models.CharField(max_length=10, choices=Cadence.choices)
     #: The start, in UTC: minute past the hour; hour (daily and longer); weekday (weekly,

@@ -19,7 +19,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments.models import ScheduleEntry, Tournament
+from accounts.models import User
+from accounts.services import bot_ensure
+from tournaments.models import Entry, ScheduleEntry, Tournament
 from tournaments.services import MAX_DAYS_AHEAD, tournament_settings_clean
 
 log = logging.getLogger(__name__)
@@ -99,6 +101,13 @@ def schedule_entry_check(entry: ScheduleEntry) -> None:
         errors["create_ahead_hours"] = _("Create events 1 to %(most)s hours ahead.") % {
             "most": MOST_HOURS_AHEAD
         }
+    levels = list(entry.house_bots or [])
+    if levels and not entry.bots_allowed:
+        errors["house_bots"] = _("House bots join only events that allow bots.")
+    elif any(level not in User.BotLevel.values for level in levels) or len(set(levels)) < len(
+        levels
+    ):
+        errors["house_bots"] = _("House bots are each of random, greedy and strong at most once.")
     try:
         tournament_settings_clean(_settings(entry, timezone.now() + timedelta(hours=1)))
     except ValidationError as error:
@@ -120,10 +129,19 @@ def _event(entry: ScheduleEntry, starts_at: datetime) -> Tournament:
     )
 
 
+def _house_bots(entry: ScheduleEntry) -> list[User]:
+    """The house bots an entry enters in its new events (none where bots are not allowed)."""
+    if not entry.bots_allowed:
+        return []
+    return [bot_ensure(level=level) for level in entry.house_bots]
+
+
 def schedule_run(*, now: datetime | None = None) -> int:
     """Create every active entry's events that start within its "ahead" window and do
-    not exist yet; returns how many this call created. Safe to run at once from anywhere:
-    the unique (entry, start) constraint makes a second insert of an event do nothing."""
+    not exist yet, with the entry's house bots entered; returns how many this call
+    created. Safe to run at once from anywhere: the unique (entry, start) constraint
+    makes a second insert of an event do nothing, and only the call that created an
+    event enters its bots (so a bot taken out is not put back)."""
     now = now or timezone.now()
     created = 0
     for entry in ScheduleEntry.objects.filter(active=True).order_by("pk"):
@@ -133,18 +151,24 @@ def schedule_run(*, now: datetime | None = None) -> int:
             continue
         try:
             events = [_event(entry, starts_at) for starts_at in starts]
-        except ValidationError as error:
+            bots = _house_bots(entry)
+        except (ValidationError, ValueError) as error:
             # An entry saved around the admin's checks: skip it, keep the others going.
-            log.warning("schedule entry %s makes no events: %s", entry.pk, error.messages)
+            log.warning("schedule entry %s makes no events: %s", entry.pk, error)
             continue
         with transaction.atomic():
             # The entry's row lock makes a second beat wait, then find the events made;
             # the unique constraint is the guard should anything get past it.
             ScheduleEntry.objects.select_for_update().filter(pk=entry.pk).first()
-            before = Tournament.objects.filter(schedule_entry=entry, starts_at__in=starts).count()
+            made = Tournament.objects.filter(schedule_entry=entry, starts_at__in=starts)
+            before = set(made.values_list("pk", flat=True))
             Tournament.objects.bulk_create(events, ignore_conflicts=True)
-            after = Tournament.objects.filter(schedule_entry=entry, starts_at__in=starts).count()
-        created += after - before
+            new = [pk for pk in made.values_list("pk", flat=True) if pk not in before]
+            Entry.objects.bulk_create(
+                [Entry(tournament_id=pk, user=bot) for pk in new for bot in bots],
+                ignore_conflicts=True,
+            )
+        created += len(new)
     if created:
         log.info("schedule: %s events created", created)
     return created

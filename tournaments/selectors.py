@@ -43,18 +43,22 @@ def tournament_for_game(game_id: int) -> int | None:
 
 def tournaments_listing() -> dict[str, list[Tournament]]:
     """Upcoming (soonest first), running, and recently finished or cancelled tournaments
-    (not the scheduled ones cancelled for want of anyone at all)."""
-    base = Tournament.objects.select_related("created_by").annotate(
-        players=Count("entries", filter=Q(entries__withdrawn_at__isnull=True))
+    (not the scheduled ones cancelled with no person entered)."""
+    base = Tournament.objects.select_related("created_by", "schedule_entry").annotate(
+        players=Count("entries", filter=Q(entries__withdrawn_at__isnull=True)),
+        people=Count(
+            "entries", filter=Q(entries__withdrawn_at__isnull=True, entries__user__is_bot=False)
+        ),
     )
     return {
         "upcoming": list(base.filter(status=Status.UPCOMING).order_by("starts_at", "pk")),
         "running": list(base.filter(status=Status.RUNNING).order_by("started_at", "pk")),
-        # A scheduled event nobody entered is cancelled at its start; listing each one
-        # (one an hour) would push every event that was played off the list.
+        # A scheduled event no person entered (its house bots may have) is cancelled at
+        # its start; listing each one (one an hour) would push every event that was
+        # played off the list.
         "finished": list(
             base.filter(status__in=[Status.FINISHED, Status.CANCELLED])
-            .exclude(status=Status.CANCELLED, schedule_entry__isnull=False, players=0)
+            .exclude(status=Status.CANCELLED, schedule_entry__isnull=False, people=0)
             .order_by("-finished_at", "-pk")[:30]
         ),
     }

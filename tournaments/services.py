@@ -472,9 +472,10 @@ def _open_rounds(tournament: Tournament, entries: list[Entry]) -> None:
 def _start(tournament: Tournament) -> None:
     entries = _active_entries(tournament)
     now = timezone.now()
-    if len(entries) < players_needed(tournament):
+    bots_alone = tournament.house_bots_alone([e.user for e in entries])
+    if len(entries) < players_needed(tournament) or bots_alone:
         tournament.status = Tournament.Status.CANCELLED
-        tournament.note = not_enough_players(len(entries))
+        tournament.note = not_enough_players(len(entries), bots_alone=bots_alone)
         tournament.finished_at = now
         return
     ratings = rating_values(user_ids=[e.user_id for e in entries], kind=tournament.kind)

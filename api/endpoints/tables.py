@@ -1,16 +1,28 @@
-"""Tables and challenges: open, join, leave, call in house bots; challenge, accept, decline.
-Each answers the game's id and status (a table, a challenge and its game are one)."""
+"""Tables and challenges: open, read, join, leave, call in house bots; challenge, accept,
+decline. Each answers the game's id and status (a table, a challenge and its game are one),
+and the table's creator its invite link while it waits."""
 
 from __future__ import annotations
 
 from django.http import HttpRequest
+from django.urls import reverse
 from ninja import Router
 
 from api import selectors
 from api.endpoints.play import _act
-from api.endpoints.setup import _ok, _player, token_auth
-from api.schemas import PLAY, BotsIn, ChallengeIn, OkOut, TableIn, TableOut, answers
+from api.endpoints.setup import ApiError, _no_game, _ok, _player, token_auth
+from api.schemas import (
+    PLAY,
+    BotsIn,
+    ChallengeIn,
+    OkOut,
+    OpenedTableOut,
+    TableIn,
+    TableOut,
+    answers,
+)
 from games import services as game_services
+from games.models import Game
 
 router = Router()
 
@@ -18,6 +30,12 @@ router = Router()
 def _table(game_id: int) -> dict:
     """What a table request answers: the game's id and its status now."""
     return {"id": game_id, "status": selectors.table_status(game_id)}
+
+
+def _invite_url(request: HttpRequest, game: Game, user) -> str | None:
+    """The table's invite link for its creator while it waits (``invite_token``), else None."""
+    token = game_services.invite_token(game, user)
+    return request.build_absolute_uri(reverse("games:invite", args=[token])) if token else None
 
 
 def _table_fields(body: TableIn) -> dict:
@@ -31,13 +49,24 @@ def _table_fields(body: TableIn) -> dict:
     }
 
 
-@router.post("/tables", auth=token_auth, tags=["play"], response=answers(TableOut, PLAY))
+@router.post("/tables", auth=token_auth, tags=["play"], response=answers(OpenedTableOut, PLAY))
 def table_create(request: HttpRequest, body: TableIn):
     """Open a table (a seek) with you in seat 0; it starts when every seat is taken."""
-    game = game_services.table_create(
-        user=_player(request), players=body.players, **_table_fields(body)
-    )
-    return {"id": game.pk, "status": game.status}
+    user = _player(request)
+    game = game_services.table_create(user=user, players=body.players, **_table_fields(body))
+    return {"id": game.pk, "status": game.status, "invite_url": _invite_url(request, game, user)}
+
+
+@router.get(
+    "/tables/{game_id}", auth=token_auth, tags=["play"], response=answers(OpenedTableOut, PLAY)
+)
+def table_read(request: HttpRequest, game_id: int):
+    """A table's status, and to its creator its invite link while it waits for players."""
+    user = _player(request)
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise ApiError("not_found", _no_game(game_id))
+    return {"id": game.pk, "status": game.status, "invite_url": _invite_url(request, game, user)}
 
 
 @router.post(

@@ -1,14 +1,29 @@
-"""Tournaments: the listing, one with its standings and rounds, joining and withdrawing."""
+"""Tournaments: the listing, one with its standings and rounds, joining and withdrawing,
+and the seasons' tables."""
 
 from __future__ import annotations
 
+from datetime import date
+
 from django.http import HttpRequest
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from ninja import Router
 
 from api.endpoints.setup import ApiError, _ok, _require, token_auth
 from api.models import Scope
-from api.schemas import ALWAYS, READ, OkOut, TournamentDetailOut, TournamentsOut, answers
+from api.schemas import (
+    ALWAYS,
+    QUERY,
+    READ,
+    OkOut,
+    SeasonOut,
+    TournamentDetailOut,
+    TournamentsOut,
+    answers,
+)
+from engine.games import game_names
+from tournaments import seasons
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
 from tournaments.models import Tournament
@@ -38,6 +53,12 @@ def _tournament_json(tournament: Tournament) -> dict:
         "finished_at": _moment(tournament.finished_at),
         "max_players": tournament.max_players,
         "created_by": tournament.created_by.username if tournament.created_by else None,
+        "scheduled": (
+            {"id": tournament.schedule_entry.pk, "name": tournament.schedule_entry.name}
+            if tournament.schedule_entry
+            else None
+        ),
+        "people_only": tournament.people_only,
     }
 
 
@@ -48,8 +69,59 @@ def tournaments(request: HttpRequest):
     return {name: [_tournament_json(t) for t in items] for name, items in listing.items()}
 
 
+def _season_asked(month: str | None) -> date:
+    """The season ``month`` (YYYY-MM) names, this one when none; no season ahead."""
+    current = seasons.season_of(timezone.now())
+    if month is None:
+        return current
+    try:
+        year, number = (int(part) for part in month.split("-"))
+        season = date(year, number, 1)
+    except ValueError:
+        raise ApiError(
+            "bad_request", _("month is YYYY-MM, not %(month)s") % {"month": repr(month)}
+        ) from None
+    if season > current:
+        raise ApiError("bad_request", _("the season %(month)s has not begun") % {"month": month})
+    return season
+
+
+@router.get("/tournaments/seasons/{kind}", tags=["tournaments"], response=answers(SeasonOut, QUERY))
+def season(request: HttpRequest, kind: str, month: str | None = None):
+    """A game's season table (``month`` YYYY-MM, UTC; this month by default): points from
+    its scheduled events, and the season trophies once the month is closed."""
+    if kind not in game_names():
+        raise ApiError(
+            "not_found",
+            _("no game kind %(kind)s: one of %(kinds)s")
+            % {"kind": repr(kind), "kinds": ", ".join(game_names())},
+        )
+    asked = _season_asked(month)
+    return {
+        "kind": kind,
+        "month": asked.strftime("%Y-%m"),
+        "table": [
+            {
+                "rank": row["rank"],
+                "username": row["user"].username,
+                "points": row["points"],
+                "events": row["events"],
+            }
+            for row in seasons.season_table(kind, asked)
+        ],
+        "trophies": [
+            {"place": trophy.place, "username": trophy.user.username}
+            for trophy in seasons.season_trophies(kind, asked)
+        ],
+    }
+
+
 def _tournament_found(tournament_id: int) -> Tournament:
-    found = Tournament.objects.select_related("created_by").filter(pk=tournament_id).first()
+    found = (
+        Tournament.objects.select_related("created_by", "schedule_entry")
+        .filter(pk=tournament_id)
+        .first()
+    )
     if found is None:
         raise ApiError("not_found", _("there is no tournament %(id)s") % {"id": tournament_id})
     return found
@@ -93,7 +165,7 @@ def tournament(request: HttpRequest, tournament_id: int):
     ]
     return {
         **_tournament_json(found),
-        "tiebreaks": list(tournament_selectors.tiebreak_names(found)),
+        "tiebreaks": [str(name) for name in tournament_selectors.tiebreak_names(found)],
         "standings": standings,
         "rounds": rounds,
     }

@@ -41,13 +41,15 @@ def _kind_checked(kind: str) -> str:
 
 @router.get("/users/{username}", tags=["users"], response=answers(ProfileOut, READ))
 def user_profile(request: HttpRequest, username: str):
-    """A player's profile and ratings (per game and puzzles, with the provisional flag)."""
+    """A player's profile, ratings (per game and puzzles, with the provisional flag) and
+    trophies."""
     user = _user_named(username)
     away = away_until(user=user)
     return {
         **selectors.user_json(user),
         "ratings": selectors.ratings_json(user),
         "vacation_until": away.isoformat() if away else None,
+        "trophies": selectors.trophies_json(user),
     }
 
 

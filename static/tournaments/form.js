@@ -2,15 +2,12 @@
 // "Players per game" and "Most players" to what that format allows. The server
 // checks everything again; this only keeps people from filling in what does not apply.
 // On it and on the edit form, it also lets people give the start in their own zone:
-// the server writes it in UTC (the label says so), this shows it in the browser's zone,
+// the server writes it in UTC (the label says so), this shows it in the viewer's zone
+// (the one chosen in their settings, else the browser's),
 // names the zone in the label, and sends the zone's offset at that date (summer time
 // included) beside it.
 /* global gettext, interpolate */
-import { zoneName } from "./local_time.js";
-
-const pad = (n) => String(n).padStart(2, "0");
-const localValue = (date) =>
-  `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+import { offsetAt, wallValue, zoneName } from "./local_time.js";
 
 function startInLocalTime(form) {
   const start = form.elements.starts_at;
@@ -19,7 +16,7 @@ function startInLocalTime(form) {
   // Empty offset: the value is the server's UTC one; a posted form keeps what was typed.
   if (offset.value === "" && start.value) {
     const utc = new Date(`${start.value}Z`);
-    if (!Number.isNaN(utc.getTime())) start.value = localValue(utc);
+    if (!Number.isNaN(utc.getTime())) start.value = wallValue(utc);
   }
   const label = form.querySelector(`label[for="${start.id}"]`);
   if (label) {
@@ -27,8 +24,8 @@ function startInLocalTime(form) {
     label.textContent = interpolate(gettext("Starts at (your time, %s)"), [zoneName()]) + suffix;
   }
   form.addEventListener("submit", () => {
-    const typed = new Date(start.value);
-    offset.value = Number.isNaN(typed.getTime()) ? "" : String(-typed.getTimezoneOffset());
+    const minutes = start.value ? offsetAt(start.value) : null;
+    offset.value = minutes === null ? "" : String(minutes);
   });
 }
 

@@ -47,6 +47,7 @@ def test_the_form_saves_and_every_page_renders_them(client, alice):
         # Unticked: off. Not in the form posted: kept.
         "coordinates": False,
         "animation": "normal",
+        "time_zone": "",
     }
     page = frame(client)
     assert '<html lang="de" data-theme="dark">' in page
@@ -73,6 +74,7 @@ def test_json_saves_a_subset_and_answers_json(csrf_client, alice):
             "language": "",
             "coordinates": True,
             "animation": "normal",
+            "time_zone": "",
         },
     }
     without_token = csrf_client.post(

@@ -206,8 +206,10 @@ def test_the_daily_digest_lists_every_game_waiting_once_a_day(make_player, tasks
         correspondence_game([cat, bob], first_player=1),
     ]
     correspondence_game([bob, cat], first_player=1)  # cat's move: not listed
-    assert services.digests_send() == 1
-    assert services.digests_send() == 0
+    # Past 07:00 UTC (bob chose no zone), as beat's quarter-hourly runs find it.
+    morning = timezone.now().replace(hour=8)
+    assert services.digests_send(now=morning) == 1
+    assert services.digests_send(now=morning + timedelta(minutes=15)) == 0
     (message,) = mail.outbox
     assert message.subject == "Games waiting for your move: 2"
     for game in waiting:

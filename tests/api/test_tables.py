@@ -25,7 +25,7 @@ def test_a_bot_account_opens_a_table_and_another_joins_it(client, make_player, m
     opened = first.post("/tables", DAYS)
     assert opened.status_code == 200
     table = opened.json()
-    assert table["status"] == "open" and set(table) == {"id", "status"}
+    assert table["status"] == "open" and set(table) == {"id", "status", "invite_url"}
     joined = second.post(f"/tables/{table['id']}/join")
     assert joined.status_code == 200
     assert joined.json() == {"id": table["id"], "status": "active"}
