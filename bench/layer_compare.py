@@ -76,10 +76,13 @@ def template_ready(database_url: str) -> str:
 
 
 def run(measure: str, layer: str, args, template: str) -> dict:
+    options = MEASURES[measure]
+    if measure == "play500":
+        options = [*options[:-1], str(args.per_pair_500)]
     command = [
         sys.executable,
         str(HERE / "live_load.py"),
-        *MEASURES[measure],
+        *options,
         *(["--idle", str(args.idle)] if measure == "idle" else []),
         "--layer",
         layer,
@@ -195,6 +198,15 @@ def main() -> None:
     )
     parser.add_argument("--only", nargs="+", choices=list(MEASURES), default=list(MEASURES))
     parser.add_argument("--idle", type=float, default=120)
+    parser.add_argument(
+        "--first", choices=LAYERS, default=LAYERS[0], help="the layer that goes first in round one"
+    )
+    parser.add_argument(
+        "--per-pair-500",
+        type=int,
+        default=6,
+        help="games made per pair at 500 (a loaded machine plays <1 a minute)",
+    )
     parser.add_argument("--out", type=Path, default=Path("/tmp/topiary-layer-compare.jsonl"))
     parser.add_argument("--logs", type=Path, default=Path("/tmp/topiary-layer-compare"))
     parser.add_argument("--summarize", type=Path, help="only print the table of a finished --out")
@@ -213,10 +225,11 @@ def main() -> None:
     template = template_ready(database_url)
     args.logs.mkdir(parents=True, exist_ok=True)
     results = []
-    with args.out.open("w") as out:
+    with args.out.open("a") as out:
         out.write(json.dumps({"machine": describe()}) + "\n")
         for round_number in range(args.rounds):
-            order = LAYERS if round_number % 2 == 0 else LAYERS[::-1]
+            first = LAYERS if args.first == LAYERS[0] else LAYERS[::-1]
+            order = first if round_number % 2 == 0 else first[::-1]
             for measure in args.only:
                 if measure in HEAVY and round_number >= args.first_rounds:
                     continue

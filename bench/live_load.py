@@ -30,8 +30,15 @@ ends, page closes and page opens every 16 plies that a crowd of real players spr
 ``--churn 30`` instead opens, reads the snapshot of, and closes each player's socket 30
 times, and reports CPU per cycle (what a page's arrival and departure cost).
 
+``--layer pubsub`` runs the site on channels_redis's ``RedisPubSubChannelLayer`` instead of
+ours (``TOPIARY_CHANNEL_LAYER``; bench/layer_compare.py alternates the two).
+``--own-redis`` runs a redis-server of the run's own, so that Redis's CPU and its command
+count (``redis_commands_per_move``; per minute in ``--idle``) are the run's alone;
+``--no-echo`` skips the echo floor; ``--per-pair`` sets the games made per pair.
+
 Environment: ``BENCH_DATABASE_URL`` (a database whose name ends in ``bench``; dropped
-and created afresh), ``BENCH_REDIS_URL`` (flushed only with ``--flush-redis``).
+and created afresh, from ``BENCH_DATABASE_TEMPLATE`` if set), ``BENCH_REDIS_URL``
+(flushed only with ``--flush-redis``).
 ``--root DIR`` benchmarks another checkout of the project (a before/after comparison).
 Never part of the test suite: the figures depend on the machine (docs/BENCHMARKS.md).
 """

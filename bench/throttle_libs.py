@@ -5,10 +5,11 @@
 ``DATABASE_URL``/``REDIS_URL`` are set, and on the embedded SQLite + local-memory cache
 otherwise: ``--logins`` failed and successful logins, alternated between "ours" (the
 site as it is) and "axes" (django-axes 8 with its database handler, locking out per
-(username, address) as ours does, our throttle's calls made no-ops). Reported per login: SQL queries, cache calls,
-wall and CPU time, and what axes wrote to its log and tables (a username there is one
-in a log line). django-axes must be installed (``pip install django-axes``); it is not a
-requirement of the site (docs/decisions/0020-channels-redis-pubsub-measured.md).
+(username, address) as ours does; our throttle's calls made no-ops). Reported per login:
+SQL queries, cache calls, wall and CPU time; then whether the limit locks out (the right
+password too) per (username, address) only, and what axes wrote to its log and tables.
+django-axes must be installed (``pip install django-axes``); it is not a requirement of
+the site (docs/decisions/0020-libraries-measured-beside-ours.md).
 """
 
 from __future__ import annotations

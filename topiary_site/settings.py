@@ -311,7 +311,7 @@ def channel_layer_host(url: str) -> dict:
 def channel_layer(kind: str, url: str) -> dict:
     """The ``CHANNEL_LAYERS["default"]`` of a Redis set-up: ``ours`` (``kit.channel_layer``)
     or, to measure it beside ours, channels_redis's ``pubsub`` layer with its documented
-    configuration (docs/decisions/0020-channels-redis-pubsub-measured.md)."""
+    configuration (docs/decisions/0020-libraries-measured-beside-ours.md)."""
     prefix = env("CHANNEL_PREFIX", "topiary")
     if kind == "pubsub":
         return {
