@@ -209,6 +209,11 @@ def main() -> None:
     )
     parser.add_argument("--out", type=Path, default=Path("/tmp/topiary-layer-compare.jsonl"))
     parser.add_argument("--logs", type=Path, default=Path("/tmp/topiary-layer-compare"))
+    parser.add_argument(
+        "--reuse-template",
+        action="store_true",
+        help="the migrated template of an earlier run is current",
+    )
     parser.add_argument("--summarize", type=Path, help="only print the table of a finished --out")
     args = parser.parse_args()
     if args.summarize:
@@ -222,7 +227,11 @@ def main() -> None:
     from bench.machine import describe
 
     database_url, _ = bench_urls()
-    template = template_ready(database_url)
+    template = (
+        f"{urlparse(database_url).path.lstrip('/')}_template"
+        if args.reuse_template
+        else template_ready(database_url)
+    )
     args.logs.mkdir(parents=True, exist_ok=True)
     results = []
     with args.out.open("a") as out:
