@@ -994,6 +994,10 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
     tally = site["tally"]
     moves = max(tally.moves, 1)
     commands = site["cpu"].pop("redis_commands")
+    if args.redis_restart:
+        # A restarted Redis counts its CPU and commands from zero: no figure of the run's.
+        site["cpu"].pop("redis")
+        commands = None
     cpu = {name: round(seconds * 1000 / moves, 2) for name, seconds in site["cpu"].items()}
     workers_cpu = cpu.pop("workers", None)
     cpu.pop("clients", None)
@@ -1024,7 +1028,7 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
             for phase, rtts in tally.phases.items()
         },
         "cpu_ms_per_move": cpu,
-        "redis_commands_per_move": round(commands / moves, 2),
+        "redis_commands_per_move": None if commands is None else round(commands / moves, 2),
         # Not in the total (the server CPU is the web process's, PostgreSQL's and
         # Redis's): the scorings of the games that ended, per move played.
         "workers_cpu_ms_per_move": workers_cpu,
