@@ -35,7 +35,7 @@ from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
 HERE = Path(__file__).resolve().parent
-LAYERS = ("ours", "pubsub")
+LAYERS = ("ours", "ours-redis-py", "pubsub")
 
 MEASURES = {
     "play50": ["--games", "50", "--seconds", "20"],
@@ -161,6 +161,7 @@ def _cell(values: list) -> str:
 
 def summarize(results: list[dict]) -> str:
     results = [result for result in results if "measure" in result]
+    layers = [layer for layer in LAYERS if any(r["layer"] == layer for r in results)]
     out = []
     for measure in MEASURES:
         runs = {
@@ -170,13 +171,13 @@ def summarize(results: list[dict]) -> str:
         if not any(runs.values()):
             continue
         kind = "play" if measure.startswith("play") else measure
-        counts = ", ".join(f"{layer} {len(runs[layer])} runs" for layer in LAYERS)
+        counts = ", ".join(f"{layer} {len(runs[layer])} runs" for layer in layers)
         out.append(f"\n{measure} ({counts}; median (min-max))\n")
-        out.append(f"| | {' | '.join(LAYERS)} |")
-        out.append("|---|" + "---|" * len(LAYERS))
+        out.append(f"| | {' | '.join(layers)} |")
+        out.append("|---|" + "---|" * len(layers))
         for label, read in COLUMNS[kind]:
             cells = []
-            for layer in LAYERS:
+            for layer in layers:
                 values = []
                 for result in runs[layer]:
                     try:
@@ -185,7 +186,7 @@ def summarize(results: list[dict]) -> str:
                         values.append("failed")
                 cells.append(_cell(values))
             out.append(f"| {label} | {' | '.join(cells)} |")
-        loads = [r["load_average"][0] for layer in LAYERS for r in runs[layer]]
+        loads = [r["load_average"][0] for layer in layers for r in runs[layer]]
         out.append(f"| load average (1 min) at the end | {min(loads)}-{max(loads)} | |")
     return "\n".join(out)
 
@@ -199,8 +200,13 @@ def main() -> None:
     parser.add_argument("--only", nargs="+", choices=list(MEASURES), default=list(MEASURES))
     parser.add_argument("--idle", type=float, default=120)
     parser.add_argument(
-        "--first", choices=LAYERS, default=LAYERS[0], help="the layer that goes first in round one"
+        "--layers",
+        nargs=2,
+        choices=LAYERS,
+        default=["ours", "pubsub"],
+        help="the two layers to alternate (ours-redis-py: ours without kit.redis_line)",
     )
+    parser.add_argument("--first", choices=LAYERS, help="the layer that goes first in round one")
     parser.add_argument(
         "--per-pair-500",
         type=int,
@@ -237,7 +243,8 @@ def main() -> None:
     with args.out.open("a") as out:
         out.write(json.dumps({"machine": describe()}) + "\n")
         for round_number in range(args.rounds):
-            first = LAYERS if args.first == LAYERS[0] else LAYERS[::-1]
+            layers = args.layers
+            first = layers if args.first in (None, layers[0]) else layers[::-1]
             order = first if round_number % 2 == 0 else first[::-1]
             for measure in args.only:
                 if measure in HEAVY and round_number >= args.first_rounds:

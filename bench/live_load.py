@@ -1098,7 +1098,7 @@ def main() -> None:
     )
     parser.add_argument(
         "--layer",
-        choices=["ours", "pubsub"],
+        choices=["ours", "ours-redis-py", "pubsub"],
         default=os.environ.get("TOPIARY_CHANNEL_LAYER", "ours"),
         help="the channel layer the site runs on (TOPIARY_CHANNEL_LAYER): ours "
         "(kit.channel_layer) or channels_redis's RedisPubSubChannelLayer",

@@ -310,16 +310,19 @@ def channel_layer_host(url: str) -> dict:
 
 def channel_layer(kind: str, url: str) -> dict:
     """The ``CHANNEL_LAYERS["default"]`` of a Redis set-up: ``ours`` (``kit.channel_layer``)
-    or, to measure it beside ours, channels_redis's ``pubsub`` layer with its documented
-    configuration (docs/decisions/0020-libraries-measured-beside-ours.md)."""
+    or, to measure beside it, ``ours-redis-py`` (ours without ``kit.redis_line``) and
+    channels_redis's ``pubsub`` layer with its documented configuration
+    (docs/decisions/0020-libraries-measured-beside-ours.md)."""
     prefix = env("CHANNEL_PREFIX", "topiary")
     if kind == "pubsub":
         return {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [url], "prefix": prefix},
         }
-    if kind != "ours":
-        raise ImproperlyConfigured(f"TOPIARY_CHANNEL_LAYER: {kind!r} is not ours or pubsub")
+    if kind not in ("ours", "ours-redis-py"):
+        raise ImproperlyConfigured(
+            f"TOPIARY_CHANNEL_LAYER: {kind!r} is not ours, ours-redis-py or pubsub"
+        )
     return {
         "BACKEND": "kit.channel_layer.RedisChannelLayer",
         "CONFIG": {
@@ -327,6 +330,8 @@ def channel_layer(kind: str, url: str) -> dict:
             "prefix": prefix,
             "group_expiry": CHANNEL_GROUP_EXPIRY,
             "capacity": CHANNEL_CAPACITY,
+            # ours-redis-py: the group commands through redis-py's client (decision 0014).
+            "redis_line": kind == "ours",
         },
     }
 

@@ -185,4 +185,4 @@ def test_an_unknown_channel_layer_is_a_clear_error():
         timeout=120,
     )
     assert result.returncode != 0
-    assert "TOPIARY_CHANNEL_LAYER: 'core' is not ours or pubsub" in result.stderr
+    assert "TOPIARY_CHANNEL_LAYER: 'core' is not ours, ours-redis-py or pubsub" in result.stderr
