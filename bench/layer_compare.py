@@ -12,11 +12,12 @@ drifts within the hour (docs/BENCHMARKS.md, "Machines") weighs on both alike:
   is measured over a few minutes, and the hour's is 60 times it);
 - ``restart``: 10 games for 30 s with Redis stopped for 2 s a third of the way in.
 
-Every run has a redis-server of its own (``--own-redis``): Redis's CPU and command
-counts are the run's alone, not the shared server's. ``--only`` picks measures and
-``--first-rounds`` limits the heavy ones (``play500``, ``idle``, ``restart``) to the first
-rounds. Each run's JSON line goes to ``--out``; at the end (or with ``--summarize FILE``)
-a table of medians and ranges per layer is printed.
+``--layers ours ours-redis-py`` alternates ours with ours without ``kit.redis_line``
+instead (decision 0014). Every run has a redis-server of its own (``--own-redis``):
+Redis's CPU and command counts are the run's alone, not the shared server's.
+``--only`` picks measures; ``--first-rounds`` limits the heavy ones (``play500``,
+``idle``, ``restart``) to the first rounds. Each run's JSON line goes to ``--out``; at
+the end (or with ``--summarize FILE``) a table of medians and ranges per layer is printed.
 
 Environment as for live_load.py (``BENCH_DATABASE_URL`` naming a ``*bench`` database,
 which is migrated once and copied for every run).
