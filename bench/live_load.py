@@ -30,8 +30,15 @@ ends, page closes and page opens every 16 plies that a crowd of real players spr
 ``--churn 30`` instead opens, reads the snapshot of, and closes each player's socket 30
 times, and reports CPU per cycle (what a page's arrival and departure cost).
 
+``--layer pubsub`` runs the site on channels_redis's ``RedisPubSubChannelLayer`` instead of
+ours (``TOPIARY_CHANNEL_LAYER``; bench/layer_compare.py alternates the two).
+``--own-redis`` runs a redis-server of the run's own, so that Redis's CPU and its command
+count (``redis_commands_per_move``; per minute in ``--idle``) are the run's alone;
+``--no-echo`` skips the echo floor; ``--per-pair`` sets the games made per pair.
+
 Environment: ``BENCH_DATABASE_URL`` (a database whose name ends in ``bench``; dropped
-and created afresh), ``BENCH_REDIS_URL`` (flushed only with ``--flush-redis``).
+and created afresh, from ``BENCH_DATABASE_TEMPLATE`` if set), ``BENCH_REDIS_URL``
+(flushed only with ``--flush-redis``).
 ``--root DIR`` benchmarks another checkout of the project (a before/after comparison).
 Never part of the test suite: the figures depend on the machine (docs/BENCHMARKS.md).
 """
@@ -191,6 +198,8 @@ def group_cpu(leader: int) -> float:
 
 
 def database_fresh(url: str) -> None:
+    """Drop and create the bench database; a copy of ``BENCH_DATABASE_TEMPLATE`` if that is
+    set (a database migrated once by bench/layer_compare.py: a run's migrate is then quick)."""
     import psycopg
 
     name = urlparse(url).path.lstrip("/")
@@ -202,7 +211,8 @@ def database_fresh(url: str) -> None:
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,)
         )
         conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        conn.execute(f'CREATE DATABASE "{name}"')
+        template = os.environ.get("BENCH_DATABASE_TEMPLATE")
+        conn.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
 
 
 def django_ready(root: Path, env: dict) -> None:
@@ -231,6 +241,7 @@ def production_env(database_url: str, redis_url: str, **extra: str) -> dict[str,
         "DEBUG": "0",
         "SECRET_KEY": secrets.token_urlsafe(40),
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "TOPIARY_CHANNEL_LAYER": os.environ.get("TOPIARY_CHANNEL_LAYER", "ours"),
         "DATABASE_URL": database_url,
         "REDIS_URL": redis_url,
         "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "WARNING"),
@@ -239,11 +250,11 @@ def production_env(database_url: str, redis_url: str, **extra: str) -> dict[str,
     }
 
 
-def set_up_in_child(script: str, root: Path, setup: str, env: dict[str, str]):
+def set_up_in_child(script: str, root: Path, setup: str, env: dict[str, str], *extra: str):
     """What ``script --setup SETUP --root ROOT`` prints last, as JSON: Django is configured
     once per process, with that root's code, so the set-up runs in a child."""
     done = subprocess.run(
-        [sys.executable, script, "--setup", setup, "--root", str(root)],
+        [sys.executable, script, "--setup", setup, "--root", str(root), *extra],
         env={**os.environ, **env},
         capture_output=True,
         text=True,
@@ -306,6 +317,13 @@ def redis_cpu(redis_url: str) -> float:
 
     info = redis.Redis.from_url(redis_url).info("cpu")
     return float(info["used_cpu_sys"]) + float(info["used_cpu_user"])
+
+
+def redis_commands(redis_url: str) -> int:
+    """Commands the Redis server has run so far (this very INFO among them)."""
+    import redis
+
+    return int(redis.Redis.from_url(redis_url).info("stats")["total_commands_processed"])
 
 
 # --------------------------------------------------------------------------- the clients
@@ -594,6 +612,7 @@ class OwnRedis:
                 str(self.logs),
             ],
             stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
         wait_listening(self.port, self.proc)
@@ -619,16 +638,20 @@ def redis_restart(redis: OwnRedis, after: float, down: float):
     return fault
 
 
-async def drive_idle(url, origin, pairs, seconds) -> dict:
+async def drive_idle(url, origin, pairs, seconds, sample) -> dict:
     """Open every player's socket of its first game and send nothing for ``seconds``.
 
     Frames the server pushes are read (as a page would); a socket the server closes
-    is counted with its close code and when it closed.
+    is counted with its close code and when it closed. What the idle sockets cost is
+    sampled from when every socket is open: the web process's and Redis's CPU and the
+    commands Redis ran, per minute (with ``--own-redis`` Redis's figures are the run's
+    alone).
     """
 
     closed: dict[str, int] = {}
     first_close = {"at": None}
     failures = 0
+    opened = asyncio.Semaphore(0)
     started = time.monotonic()
 
     async def hold(cookie: str, game_id: int) -> bool:
@@ -637,7 +660,9 @@ async def drive_idle(url, origin, pairs, seconds) -> dict:
             ws = await game_socket(url, origin, cookie, game_id)
         except Exception:
             failures += 1
+            opened.release()
             return False
+        opened.release()
         try:
             while time.monotonic() - started < seconds:
                 try:
@@ -653,11 +678,33 @@ async def drive_idle(url, origin, pairs, seconds) -> dict:
         await ws.close()
         return True
 
-    held = await asyncio.gather(
-        *(hold(pair["cookies"][seat], pair["games"][0]) for pair in pairs for seat in range(2))
-    )
+    holds = [
+        asyncio.ensure_future(hold(pair["cookies"][seat], pair["games"][0]))
+        for pair in pairs
+        for seat in range(2)
+    ]
+    for _ in holds:
+        await opened.acquire()
+    # Past the sockets' opening: their snapshots and group joins are not idle work.
+    await asyncio.sleep(5)
+    before, measured_from = sample(), time.monotonic()
+    held = await asyncio.gather(*holds)
+    after, minutes = sample(), (time.monotonic() - measured_from) / 60
+    per_minute = {
+        name: round(
+            (after[name] - before[name]) * (1 if name == "redis_commands" else 1000) / minutes, 1
+        )
+        for name in ("web", "redis", "redis_commands")
+    }
     return {
         "idle_s": seconds,
+        # CPU in ms per minute, Redis's commands per minute, over the idle time measured.
+        "idle_per_minute": {
+            "web_cpu_ms": per_minute["web"],
+            "redis_cpu_ms": per_minute["redis"],
+            "redis_commands": per_minute["redis_commands"],
+            "minutes": round(minutes, 2),
+        },
         "sockets": len(held),
         "open_at_end": sum(held),
         "connect_failures": failures,
@@ -773,6 +820,7 @@ async def drive_churn(url, origin, pairs, cycles, sample) -> dict:
     count = max(len(times), 1)
     cpu = {name: round((after[name] - before[name]) * 1000 / count, 2) for name in after}
     clients = cpu.pop("clients")
+    cpu.pop("redis_commands")
     cpu["total"] = round(sum(cpu.values()), 2)
     return {
         "cycles": len(times),
@@ -808,15 +856,10 @@ def think_time(args):
 def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
     database_url, redis_url = bench_urls()
     own_redis = None
-    if args.redis_restart:
+    if args.redis_restart or args.own_redis:
         own_redis = OwnRedis(args.logs)
         own_redis.start()
         redis_url = own_redis.url
-    database_fresh(database_url)
-    if args.flush_redis:
-        import redis
-
-        redis.Redis.from_url(redis_url).flushdb()
     port = free_port()
     env = production_env(
         database_url,
@@ -826,7 +869,18 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
         HOST="127.0.0.1",
         CELERY_BEAT_SCHEDULE_FILENAME=str(args.logs / f"beat-{port}"),
     )
-    pairs = set_up_in_child(__file__, root, str(games), env)
+    try:
+        database_fresh(database_url)
+        if args.flush_redis:
+            import redis
+
+            redis.Redis.from_url(redis_url).flushdb()
+        per_pair = ("--per-pair", str(args.per_pair)) if args.per_pair else ()
+        pairs = set_up_in_child(__file__, root, str(games), env, *per_pair)
+    except BaseException:
+        if own_redis is not None:  # a failed set-up leaves no server of its own running
+            own_redis.stop()
+        raise
     # An idle hold needs no workers; without them it can share a Redis db with a bench run
     # (set CHANNEL_PREFIX / CACHE_PREFIX apart) without either's workers taking the other's tasks.
     processes = [
@@ -866,6 +920,7 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
                 "web": sum(cpu_seconds(pid) for pid in web_pids),
                 "postgres": sum(cpu_seconds(pid) for pid in backends),
                 "redis": redis_cpu(redis_url),
+                "redis_commands": redis_commands(redis_url),
                 # This very process is the load generator: every client socket runs here.
                 "clients": time.process_time(),
             }
@@ -877,6 +932,7 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
             return {
                 "games": games,
                 "root": str(root),
+                "layer": args.layer,
                 **asyncio.run(
                     drive_churn(
                         f"ws://127.0.0.1:{port}",
@@ -891,9 +947,14 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
             return {
                 "games": games,
                 "root": str(root),
+                "layer": args.layer,
                 **asyncio.run(
                     drive_idle(
-                        f"ws://127.0.0.1:{port}", f"http://127.0.0.1:{port}", pairs, args.idle
+                        f"ws://127.0.0.1:{port}",
+                        f"http://127.0.0.1:{port}",
+                        pairs,
+                        args.idle,
+                        sample,
                     )
                 ),
             }
@@ -905,20 +966,22 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
                 args.seconds,
                 sample,
                 None
-                if own_redis is None
+                if not args.redis_restart
                 else redis_restart(own_redis, args.seconds / 3, args.redis_restart),
                 split=args.split,
             )
         )
-        echo_rtts = asyncio.run(
-            drive_echo(f"ws://127.0.0.1:{echo_port}", games, think_time(args), args.seconds)
-        )
-        # As every round up to the twelfth measured it: the pairs never close.
-        echo_steady_rtts = asyncio.run(
-            drive_echo(
-                f"ws://127.0.0.1:{echo_port}", games, think_time(args), args.seconds, plies=None
+        echo_rtts = echo_steady_rtts = []
+        if not args.no_echo:
+            echo_rtts = asyncio.run(
+                drive_echo(f"ws://127.0.0.1:{echo_port}", games, think_time(args), args.seconds)
             )
-        )
+            # As every round up to the twelfth measured it: the pairs never close.
+            echo_steady_rtts = asyncio.run(
+                drive_echo(
+                    f"ws://127.0.0.1:{echo_port}", games, think_time(args), args.seconds, plies=None
+                )
+            )
     finally:
         echo.terminate()
         echo.wait()
@@ -930,6 +993,11 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
             own_redis.stop()
     tally = site["tally"]
     moves = max(tally.moves, 1)
+    commands = site["cpu"].pop("redis_commands")
+    if args.redis_restart:
+        # A restarted Redis counts its CPU and commands from zero: no figure of the run's.
+        site["cpu"].pop("redis")
+        commands = None
     cpu = {name: round(seconds * 1000 / moves, 2) for name, seconds in site["cpu"].items()}
     workers_cpu = cpu.pop("workers", None)
     cpu.pop("clients", None)
@@ -937,6 +1005,7 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
     return {
         "games": games,
         "root": str(root),
+        "layer": args.layer,
         "web_processes": web_count,
         "web_cores_each": args.web_cores,
         # The web processes' CPU over the run, in cores: what they had to play with.
@@ -959,6 +1028,7 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
             for phase, rtts in tally.phases.items()
         },
         "cpu_ms_per_move": cpu,
+        "redis_commands_per_move": None if commands is None else round(commands / moves, 2),
         # Not in the total (the issue's server CPU is the web process's, PostgreSQL's and
         # Redis's): the scorings of the games that ended, per move played.
         "workers_cpu_ms_per_move": workers_cpu,
@@ -1026,16 +1096,37 @@ def main() -> None:
         help="run a Redis of its own and stop it for this many seconds a third of the way "
         "in; report how long games took to move again (players reconnect like the page)",
     )
+    parser.add_argument(
+        "--layer",
+        choices=["ours", "ours-redis-py", "pubsub"],
+        default=os.environ.get("TOPIARY_CHANNEL_LAYER", "ours"),
+        help="the channel layer the site runs on (TOPIARY_CHANNEL_LAYER): ours "
+        "(kit.channel_layer) or channels_redis's RedisPubSubChannelLayer",
+    )
+    parser.add_argument(
+        "--own-redis",
+        action="store_true",
+        help="run a redis-server of the run's own (its CPU and commands are then the run's alone)",
+    )
+    parser.add_argument(
+        "--no-echo", action="store_true", help="skip the echo server's floor (saves 2 x --seconds)"
+    )
+    parser.add_argument(
+        "--per-pair",
+        type=int,
+        help="games made per pair (default 3 + seconds / 4; at 500 games a pair plays ~3 a minute)",
+    )
     parser.add_argument("--setup", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--echo-server", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    os.environ["TOPIARY_CHANNEL_LAYER"] = args.layer
     if args.echo_server:
         asyncio.run(echo_server(args.echo_server))
         return
     if args.setup:
         django_ready(args.root.resolve(), {})
         # Enough games per pair that no pair runs out within the run (a game is 16 plies).
-        per_pair = 3 + int(args.seconds // 4)
+        per_pair = args.per_pair or 3 + int(args.seconds // 4)
         print(json.dumps(games_create(args.setup, per_pair)))
         return
     args.logs.mkdir(parents=True, exist_ok=True)

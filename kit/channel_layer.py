@@ -77,7 +77,9 @@ class RedisChannelLayer(BaseRedisChannelLayer):
     """channels_redis's layer on a pool that waits for a connection instead of failing,
     delivering to this process's own channels without Redis."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, redis_line: bool = True, **kwargs):
+        """``redis_line=False``: group commands through redis-py's client, as for
+        ``rediss://`` (``TOPIARY_CHANNEL_LAYER=ours-redis-py``, to measure decision 0014)."""
         super().__init__(*args, **kwargs)
         #: Channels of this process (``new_channel``) that a consumer still receives on.
         self.local_open: set[str] = set()
@@ -98,7 +100,7 @@ class RedisChannelLayer(BaseRedisChannelLayer):
                 "connect_timeout": host.get("socket_connect_timeout") or 5,
                 "reply_timeout": host.get("socket_timeout") or 15,
             }
-            if self.ring_size == 1 and RedisLine.serves(host["address"])
+            if redis_line and self.ring_size == 1 and RedisLine.serves(host["address"])
             else None
         )
 

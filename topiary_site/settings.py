@@ -10,7 +10,7 @@ secure, HSTS is on) and ``ALLOWED_HOSTS``; ``CSRF_TRUSTED_ORIGINS``,
 ``SECURE_SSL_REDIRECT``, ``SECURE_HSTS_SECONDS``, ``STATIC_ROOT``,
 ``DATABASE_POOL_MAX``, ``DATABASE_POOL_TIMEOUT``, ``HTTP_CONCURRENCY``,
 ``SOCKET_DB_THREADS``, ``SOCKET_PAGE_THREADS``, ``SETTLE_HEAP``, ``CHANNEL_GROUP_EXPIRY``,
-``CHANNEL_REDIS_MAX_CONNECTIONS``,
+``CHANNEL_REDIS_MAX_CONNECTIONS``, ``TOPIARY_CHANNEL_LAYER`` (``ours``; others to measure),
 ``CHANNEL_CAPACITY``,
 ``SOCKET_MESSAGE_LIMIT``, ``SOCKET_MESSAGE_WINDOW``, ``SOCKETS_PER_USER``, ``CHAT_*``,
 ``SQLITE_PATH``, ``LOGIN_FAILURE_LIMIT``, ``LOGIN_FAILURE_WINDOW`` (seconds),
@@ -330,19 +330,38 @@ def channel_layer_host(url: str) -> dict:
     }
 
 
+def channel_layer(kind: str, url: str) -> dict:
+    """The ``CHANNEL_LAYERS["default"]`` of a Redis set-up: ``ours`` (``kit.channel_layer``)
+    or, to measure beside it, ``ours-redis-py`` (ours without ``kit.redis_line``) and
+    channels_redis's ``pubsub`` layer with its documented configuration
+    (docs/decisions/0020-libraries-measured-beside-ours.md)."""
+    prefix = env("CHANNEL_PREFIX", "topiary")
+    if kind == "pubsub":
+        return {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [url], "prefix": prefix},
+        }
+    if kind not in ("ours", "ours-redis-py"):
+        raise ImproperlyConfigured(
+            f"TOPIARY_CHANNEL_LAYER: {kind!r} is not ours, ours-redis-py or pubsub"
+        )
+    return {
+        "BACKEND": "kit.channel_layer.RedisChannelLayer",
+        "CONFIG": {
+            "hosts": [channel_layer_host(url)],
+            "prefix": prefix,
+            "group_expiry": CHANNEL_GROUP_EXPIRY,
+            "capacity": CHANNEL_CAPACITY,
+            # ours-redis-py: the group commands through redis-py's client (decision 0014).
+            "redis_line": kind == "ours",
+        },
+    }
+
+
 REDIS_URL = env("REDIS_URL")
 if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "kit.channel_layer.RedisChannelLayer",
-            "CONFIG": {
-                "hosts": [channel_layer_host(REDIS_URL)],
-                "prefix": env("CHANNEL_PREFIX", "topiary"),
-                "group_expiry": CHANNEL_GROUP_EXPIRY,
-                "capacity": CHANNEL_CAPACITY,
-            },
-        }
-    }
+    #: ``pubsub`` only for the benchmark's comparison (bench/layer_compare.py).
+    CHANNEL_LAYERS = {"default": channel_layer(env("TOPIARY_CHANNEL_LAYER", "ours"), REDIS_URL)}
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",

@@ -25,9 +25,11 @@ def prefix() -> str:
     return f"test-layer-{uuid.uuid4().hex[:8]}"
 
 
-def process_layer(url: str, prefix: str) -> RedisChannelLayer:
+def process_layer(url: str, prefix: str, **options) -> RedisChannelLayer:
     """One process's layer; both processes of a test share Redis and the prefix."""
-    return RedisChannelLayer(hosts=[channel_layer_host(url)], prefix=prefix, capacity=100)
+    return RedisChannelLayer(
+        hosts=[channel_layer_host(url)], prefix=prefix, capacity=100, **options
+    )
 
 
 def inbox_size(url: str, prefix: str, layer: RedisChannelLayer) -> int:
@@ -39,10 +41,15 @@ async def receive(layer: RedisChannelLayer, channel: str) -> dict:
     return await asyncio.wait_for(layer.receive(channel), timeout=5)
 
 
+@pytest.mark.parametrize(
+    "redis_line", [True, False], ids=["kit.redis_line", "redis-py (rediss://, ours-redis-py)"]
+)
 async def test_a_group_message_reaches_this_process_directly_and_the_other_through_redis(
-    redis_url, prefix
+    redis_url, prefix, redis_line
 ):
-    web, other = process_layer(redis_url, prefix), process_layer(redis_url, prefix)
+    web = process_layer(redis_url, prefix, redis_line=redis_line)
+    other = process_layer(redis_url, prefix, redis_line=redis_line)
+    assert (web._line() is not None) is redis_line
     here, there = await web.new_channel(), await other.new_channel()
     await web.group_add("game-1-seat-0", here)
     await web.group_add("game-1-seat-0", there)

@@ -159,3 +159,30 @@ def test_make_run_allows_the_host_it_binds():
         "topiary.example.org"
     ]
     assert probe(HOSTS, HOST="0.0.0.0", SECRET_KEY="a-production-key-" * 4) == local
+
+
+def test_the_channel_layer_can_be_channels_redis_pubsub_for_the_benchmark():
+    """``TOPIARY_CHANNEL_LAYER=pubsub`` runs the site on channels_redis's own pub/sub layer
+    with the same Redis (bench/layer_compare.py); unset, the site keeps ours."""
+    redis = "redis://cache.example:6380/3"
+    found = settings_under(REDIS_URL=redis, TOPIARY_CHANNEL_LAYER="pubsub")
+    assert found["channels"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert found["channel_hosts"] == [redis]
+    assert settings_under(REDIS_URL=redis)["channels"] == "kit.channel_layer.RedisChannelLayer"
+
+
+def test_an_unknown_channel_layer_is_a_clear_error():
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE],
+        cwd=ROOT,
+        env=clean_env(
+            DJANGO_SETTINGS_MODULE="topiary_site.settings",
+            REDIS_URL="redis://127.0.0.1:6379/3",
+            TOPIARY_CHANNEL_LAYER="core",
+        ),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode != 0
+    assert "TOPIARY_CHANNEL_LAYER: 'core' is not ours, ours-redis-py or pubsub" in result.stderr
