@@ -35,8 +35,9 @@ MINERS = {
 SELF_PLAY_LEVELS = ("random", "greedy", "strong")
 SELF_PLAY_ITERATIONS = {"topiary": 40, "wizards_garden": 400}
 #: Seats of self-play game ``index``: ``SELF_PLAY_SEATS[kind][index % len(...)]`` (Topiary:
-#: two seats, every third game four, whose endings with K = 4 are small enough to prove).
-SELF_PLAY_SEATS = {"topiary": (4, 2, 2), "wizards_garden": (2,)}
+#: two seats, every tenth game four, whose endings with K = 4 are small enough to prove;
+#: they cost three quarters of the CPU at one game in three, docs/BENCHMARKS.md).
+SELF_PLAY_SEATS = {"topiary": (4, 2, 2, 2, 2, 2, 2, 2, 2, 2), "wizards_garden": (2,)}
 
 
 @dataclass(frozen=True)
