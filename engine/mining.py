@@ -156,18 +156,23 @@ def mine_record(
     yield from miner.mine(record, seats, **kwargs)
 
 
-def self_play_levels(kind: str, seed: str, index: int) -> tuple[str, ...]:
-    """The bot level of each seat of self-play game ``index``, from the seed."""
-    seats = SELF_PLAY_SEATS.get(kind, (2,))
+def self_play_levels(
+    kind: str, seed: str, index: int, seats: tuple[int, ...] | None = None
+) -> tuple[str, ...]:
+    """The bot level of each seat of self-play game ``index``, from the seed; ``seats`` is
+    the cycle of table sizes (default ``SELF_PLAY_SEATS[kind]``): game ``index`` has
+    ``seats[index % len(seats)]`` seats."""
+    seats = seats or SELF_PLAY_SEATS.get(kind, (2,))
     rng = Rng(f"{seed}/mine/{kind}/{index}/levels")
     return tuple(rng.choice(SELF_PLAY_LEVELS) for _ in range(seats[index % len(seats)]))
 
 
-def self_play(kind: str, seed: str, index: int) -> dict:
-    """The record of self-play game ``index`` of ``seed``: house bots, reproducibly."""
+def self_play(kind: str, seed: str, index: int, seats: tuple[int, ...] | None = None) -> dict:
+    """The record of self-play game ``index`` of ``seed`` (``seats``: the cycle of table
+    sizes, see ``self_play_levels``): house bots, reproducibly."""
     name = game_definition(kind).name
     module = _miner(name).GAME.module
-    levels = self_play_levels(name, seed, index)
+    levels = self_play_levels(name, seed, index, seats)
     played = bots.play_game(
         module,
         levels,
@@ -178,8 +183,13 @@ def self_play(kind: str, seed: str, index: int) -> dict:
 
 
 def mine_self_play(
-    kind: str, seed: str, index: int, *, max_nodes: int | None = None
+    kind: str,
+    seed: str,
+    index: int,
+    *,
+    max_nodes: int | None = None,
+    seats: tuple[int, ...] | None = None,
 ) -> list[MinedPuzzle]:
     """The puzzles of self-play game ``index`` of ``seed``, every seat mined."""
-    record = self_play(kind, seed, index)
+    record = self_play(kind, seed, index, seats)
     return list(mine_record(record, None, max_nodes=max_nodes))

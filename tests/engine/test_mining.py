@@ -109,22 +109,24 @@ def test_garden_themes_follow_their_rules():
     assert garden_puzzles.themes(white, ["a2W"]) == ()
 
 
-#: The committed pool's seeds (docs/PUZZLES_SEED.md, 10); game 1 of each has two seats.
+#: The committed pool's seeds and the Topiary run's table sizes (docs/PUZZLES_SEED.md, 10).
 TOPIARY_SEED, GARDEN_SEED = "topiary-pool-1", "wizards-garden-pool-1"
+TOPIARY_SEATS = (4, 2, 2)
 
 
 @pytest.fixture(scope="module")
 def topiary_self_play():
     """Self-play game 1 of the Topiary pool's seed, mined: its record and puzzles."""
-    record = mining.self_play("topiary", TOPIARY_SEED, 1)
+    record = mining.self_play("topiary", TOPIARY_SEED, 1, TOPIARY_SEATS)
     return record, list(mining.mine_record(record))
 
 
 def test_self_play_is_the_same_game_and_puzzles_for_a_seed(topiary_self_play):
     record, puzzles = topiary_self_play
-    assert mining.self_play("topiary", TOPIARY_SEED, 1) == record
+    assert mining.self_play("topiary", TOPIARY_SEED, 1, TOPIARY_SEATS) == record
     assert mining.self_play("topiary", "other-seed", 1)["initial"] != record["initial"]
-    again = mining.mine_self_play("topiary", TOPIARY_SEED, 1)
+    assert len(mining.self_play("topiary", TOPIARY_SEED, 3, TOPIARY_SEATS)["players"]) == 4
+    again = mining.mine_self_play("topiary", TOPIARY_SEED, 1, seats=TOPIARY_SEATS)
     assert [p.to_json() for p in again] == [p.to_json() for p in puzzles]
 
 
