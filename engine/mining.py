@@ -149,11 +149,13 @@ def mine_record(
     seats: Iterable[int] | None = None,
     *,
     max_nodes: int | None = None,
+    depths: Iterable[int] | None = None,
 ) -> Iterator[MinedPuzzle]:
-    """The puzzles of a finished game's record for ``seats`` (every seat when None)."""
+    """The puzzles of a finished game's record for ``seats`` (every seat when None), at
+    ``depths`` (default: the game's miner's own)."""
     miner = _miner(record.get("game") if isinstance(record, dict) else None)
     kwargs = {} if max_nodes is None else {"max_nodes": max_nodes}
-    yield from miner.mine(record, seats, **kwargs)
+    yield from miner.mine(record, seats, depths=depths, **kwargs)
 
 
 def self_play_levels(
@@ -189,7 +191,9 @@ def mine_self_play(
     *,
     max_nodes: int | None = None,
     seats: tuple[int, ...] | None = None,
+    depths: tuple[int, ...] | None = None,
 ) -> list[MinedPuzzle]:
-    """The puzzles of self-play game ``index`` of ``seed``, every seat mined."""
+    """The puzzles of self-play game ``index`` of ``seed``, every seat mined (at ``depths``,
+    default the miner's own)."""
     record = self_play(kind, seed, index, seats)
-    return list(mine_record(record, None, max_nodes=max_nodes))
+    return list(mine_record(record, None, max_nodes=max_nodes, depths=depths))

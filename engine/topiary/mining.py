@@ -140,7 +140,7 @@ def mine(
     budgets = max_nodes if isinstance(max_nodes, dict) else MAX_NODES
     if isinstance(max_nodes, int):
         budgets = dict.fromkeys(DEPTHS, max_nodes)
-    depths = set(depths_for(record) if depths is None else depths)
+    depths = set(depths_for(record)) & (set(DEPTHS) if depths is None else set(depths))
     states = topiary.replay(record)
     moves = [entry if isinstance(entry, str) else entry["move"] for entry in record["moves"]]
     wanted = set(range(states[0].players) if seats is None else seats)
