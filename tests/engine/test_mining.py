@@ -128,6 +128,9 @@ def test_self_play_is_the_same_game_and_puzzles_for_a_seed(topiary_self_play):
     assert len(mining.self_play("topiary", TOPIARY_SEED, 3, TOPIARY_SEATS)["players"]) == 4
     again = mining.mine_self_play("topiary", TOPIARY_SEED, 1, seats=TOPIARY_SEATS)
     assert [p.to_json() for p in again] == [p.to_json() for p in puzzles]
+    # A run restricted to some depths keeps exactly those puzzles.
+    ones = mining.mine_self_play("topiary", TOPIARY_SEED, 1, seats=TOPIARY_SEATS, depths=(1,))
+    assert [p.to_json() for p in ones] == [p.to_json() for p in puzzles if p.k == 1]
 
 
 def test_mined_topiary_puzzles_are_proven_and_beat_what_was_played(topiary_self_play):
