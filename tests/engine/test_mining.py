@@ -228,3 +228,15 @@ def test_the_cli_re_checks_a_stored_puzzle(tmp_path):
     assert printed["nodes"] == line["nodes"]
     missing_k = engine("wizards-garden", "solve", stdin=json.dumps({"position": line["position"]}))
     assert missing_k.returncode == 2 and "k" in missing_k.stderr
+
+
+def test_a_game_that_ended_early_is_not_mined(topiary_self_play):
+    record, _ = topiary_self_play
+    states = topiary.replay(record)
+    cut = topiary.make_record(
+        states[0],
+        [e if isinstance(e, str) else e["move"] for e in record["moves"][:-3]],
+        seed=record["seed"],
+        names=record["players"],
+    )
+    assert list(mining.mine_record(cut)) == []
