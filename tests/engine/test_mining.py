@@ -226,6 +226,15 @@ def test_the_cli_re_checks_a_stored_puzzle(tmp_path):
     assert printed["optimum"] == line["optimum"]
     assert printed["first_moves"] == line["optimal_first_moves"]
     assert printed["nodes"] == line["nodes"]
+    topiary_line = pool_lines("topiary-selfplay.jsonl.gz")[0]
+    checked = engine("topiary", "solve", stdin=json.dumps(topiary_line))
+    assert checked.returncode == 0, checked.stderr
+    assert json.loads(checked.stdout) | {"line": None} == {
+        "optimum": topiary_line["optimum"],
+        "line": None,
+        "optimal_first_moves": len(topiary_line["optimal_first_moves"]),
+        "greedy": topiary_line["greedy"],
+    }
     missing_k = engine("wizards-garden", "solve", stdin=json.dumps({"position": line["position"]}))
     assert missing_k.returncode == 2 and "k" in missing_k.stderr
 
