@@ -28,6 +28,7 @@ venv: $(BIN)/.installed $(COMPILED)
 run: venv
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py load_puzzle_pool
 	PATH="$(CURDIR)/$(BIN):$$PATH" HOST=$(HOST) PORT=$(PORT) $(BIN)/honcho start web
 
 # Against PostgreSQL/Redis when DATABASE_URL/REDIS_URL are set; see README.md.

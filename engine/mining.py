@@ -35,8 +35,9 @@ MINERS = {
 SELF_PLAY_LEVELS = ("random", "greedy", "strong")
 SELF_PLAY_ITERATIONS = {"topiary": 40, "wizards_garden": 400}
 #: Seats of self-play game ``index``: ``SELF_PLAY_SEATS[kind][index % len(...)]`` (Topiary:
-#: two seats, every third game four, whose endings with K = 4 are small enough to prove).
-SELF_PLAY_SEATS = {"topiary": (4, 2, 2), "wizards_garden": (2,)}
+#: two seats, every tenth game four, whose endings with K = 4 are small enough to prove;
+#: they cost three quarters of the CPU at one game in three, docs/BENCHMARKS.md).
+SELF_PLAY_SEATS = {"topiary": (4, 2, 2, 2, 2, 2, 2, 2, 2, 2), "wizards_garden": (2,)}
 
 
 @dataclass(frozen=True)
@@ -148,25 +149,32 @@ def mine_record(
     seats: Iterable[int] | None = None,
     *,
     max_nodes: int | None = None,
+    depths: Iterable[int] | None = None,
 ) -> Iterator[MinedPuzzle]:
-    """The puzzles of a finished game's record for ``seats`` (every seat when None)."""
+    """The puzzles of a finished game's record for ``seats`` (every seat when None), at
+    ``depths`` (default: the game's miner's own)."""
     miner = _miner(record.get("game") if isinstance(record, dict) else None)
     kwargs = {} if max_nodes is None else {"max_nodes": max_nodes}
-    yield from miner.mine(record, seats, **kwargs)
+    yield from miner.mine(record, seats, depths=depths, **kwargs)
 
 
-def self_play_levels(kind: str, seed: str, index: int) -> tuple[str, ...]:
-    """The bot level of each seat of self-play game ``index``, from the seed."""
-    seats = SELF_PLAY_SEATS.get(kind, (2,))
+def self_play_levels(
+    kind: str, seed: str, index: int, seats: tuple[int, ...] | None = None
+) -> tuple[str, ...]:
+    """The bot level of each seat of self-play game ``index``, from the seed; ``seats`` is
+    the cycle of table sizes (default ``SELF_PLAY_SEATS[kind]``): game ``index`` has
+    ``seats[index % len(seats)]`` seats."""
+    seats = seats or SELF_PLAY_SEATS.get(kind, (2,))
     rng = Rng(f"{seed}/mine/{kind}/{index}/levels")
     return tuple(rng.choice(SELF_PLAY_LEVELS) for _ in range(seats[index % len(seats)]))
 
 
-def self_play(kind: str, seed: str, index: int) -> dict:
-    """The record of self-play game ``index`` of ``seed``: house bots, reproducibly."""
+def self_play(kind: str, seed: str, index: int, seats: tuple[int, ...] | None = None) -> dict:
+    """The record of self-play game ``index`` of ``seed`` (``seats``: the cycle of table
+    sizes, see ``self_play_levels``): house bots, reproducibly."""
     name = game_definition(kind).name
     module = _miner(name).GAME.module
-    levels = self_play_levels(name, seed, index)
+    levels = self_play_levels(name, seed, index, seats)
     played = bots.play_game(
         module,
         levels,
@@ -177,8 +185,15 @@ def self_play(kind: str, seed: str, index: int) -> dict:
 
 
 def mine_self_play(
-    kind: str, seed: str, index: int, *, max_nodes: int | None = None
+    kind: str,
+    seed: str,
+    index: int,
+    *,
+    max_nodes: int | None = None,
+    seats: tuple[int, ...] | None = None,
+    depths: tuple[int, ...] | None = None,
 ) -> list[MinedPuzzle]:
-    """The puzzles of self-play game ``index`` of ``seed``, every seat mined."""
-    record = self_play(kind, seed, index)
-    return list(mine_record(record, None, max_nodes=max_nodes))
+    """The puzzles of self-play game ``index`` of ``seed``, every seat mined (at ``depths``,
+    default the miner's own)."""
+    record = self_play(kind, seed, index, seats)
+    return list(mine_record(record, None, max_nodes=max_nodes, depths=depths))

@@ -180,3 +180,24 @@ def daily_puzzle_ready() -> dict[str, bool]:
 def solved_count(user) -> int:
     """How many different daily puzzles a user has solved."""
     return PuzzleAttempt.objects.filter(user=user, solved=True).values("puzzle").distinct().count()
+
+
+def training_puzzle_source(puzzle) -> dict | None:
+    """Where a game-mined training puzzle came from, for "from alice v bob, 2026-11-28":
+    the game's id, its players' names in seat order and its finish date; None for a
+    self-play puzzle or when the game is gone."""
+    game = puzzle.source_game
+    if game is None:
+        return None
+    names = [
+        seat.user.username if seat.user else "?"
+        for seat in game.seats.select_related("user").order_by("index")
+    ]
+    date = (game.finished_at or game.created_at).date()
+    return {
+        "game_id": game.pk,
+        "players": names,
+        "date": date,
+        "text": _("from %(players)s, %(date)s")
+        % {"players": " v ".join(names), "date": date.isoformat()},
+    }

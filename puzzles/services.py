@@ -366,15 +366,24 @@ def game_puzzles_mine(*, game_id: int) -> int:
     return stored
 
 
-def self_play_mine(*, kind: str, seed: str, start: int, games: int) -> tuple[int, int]:
-    """Play self-play games ``start`` .. ``start + games - 1`` of ``seed`` and store their
-    puzzles; (puzzles mined, puzzles new)."""
+def self_play_mine(
+    *,
+    kind: str,
+    seed: str,
+    start: int,
+    games: int,
+    seats: tuple[int, ...] | None = None,
+    depths: tuple[int, ...] | None = None,
+) -> tuple[int, int]:
+    """Play self-play games ``start`` .. ``start + games - 1`` of ``seed`` (``seats``: the
+    cycle of table sizes, default the game's own) and store their puzzles; (puzzles mined,
+    puzzles new)."""
     from engine import mining
     from puzzles.models import TrainingPuzzle
 
     mined_count = stored = 0
     for index in range(start, start + games):
-        for mined in mining.mine_self_play(kind, seed, index):
+        for mined in mining.mine_self_play(kind, seed, index, seats=seats, depths=depths):
             mined_count += 1
             row = training_puzzle_add(
                 mined, origin=TrainingPuzzle.Origin.SELF_PLAY, seed=f"{seed}/{index}"

@@ -140,8 +140,12 @@ def mine(
     budgets = max_nodes if isinstance(max_nodes, dict) else MAX_NODES
     if isinstance(max_nodes, int):
         budgets = dict.fromkeys(DEPTHS, max_nodes)
-    depths = set(depths_for(record) if depths is None else depths)
+    depths = set(depths_for(record)) & (set(DEPTHS) if depths is None else set(depths))
     states = topiary.replay(record)
+    if not states[-1].is_over:
+        # Ended early (a resignation): the other seats' last visitors were never played,
+        # so no ending of it is a pure function of the record.
+        return
     moves = [entry if isinstance(entry, str) else entry["move"] for entry in record["moves"]]
     wanted = set(range(states[0].players) if seats is None else seats)
     for ply in range(len(moves)):

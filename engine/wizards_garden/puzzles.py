@@ -277,10 +277,16 @@ def _rarity(legal: int, optimal: int) -> float:
 
 
 def mine(
-    record: dict, seats: Iterable[int] | None = None, *, max_nodes: int = MAX_NODES
+    record: dict,
+    seats: Iterable[int] | None = None,
+    *,
+    max_nodes: int = MAX_NODES,
+    depths: Iterable[int] | None = None,
 ) -> Iterator[MinedPuzzle]:
     """The kept puzzles of a finished game's record for ``seats`` (all when None): for each
-    seat, each of its last ``LAST_TURNS`` turns, K = 1..3; the position is the game's own."""
+    seat, each of its last ``LAST_TURNS`` turns, K in ``depths`` (default 1..3); the
+    position is the game's own."""
+    depths = DEPTHS if depths is None else tuple(sorted(set(depths)))
     states = wg.replay(record)
     moves = [entry if isinstance(entry, str) else entry["move"] for entry in record["moves"]]
     wanted = set((0, 1) if seats is None else seats)
@@ -291,7 +297,7 @@ def mine(
             if states[ply].phase == wg.PLAY and states[ply].to_move == seat
         ][-LAST_TURNS:]
         for ply in turns:
-            for k in DEPTHS:
+            for k in depths:
                 state = states[ply]
                 end = min(len(moves), ply + 2 * k - 1)
                 played = value(states[end], seat)

@@ -109,23 +109,28 @@ def test_garden_themes_follow_their_rules():
     assert garden_puzzles.themes(white, ["a2W"]) == ()
 
 
-#: The committed pool's seeds (docs/PUZZLES_SEED.md, 10); game 1 of each has two seats.
+#: The committed pool's seeds and the Topiary run's table sizes (docs/PUZZLES_SEED.md, 10).
 TOPIARY_SEED, GARDEN_SEED = "topiary-pool-1", "wizards-garden-pool-1"
+TOPIARY_SEATS = (4, 2, 2)
 
 
 @pytest.fixture(scope="module")
 def topiary_self_play():
     """Self-play game 1 of the Topiary pool's seed, mined: its record and puzzles."""
-    record = mining.self_play("topiary", TOPIARY_SEED, 1)
+    record = mining.self_play("topiary", TOPIARY_SEED, 1, TOPIARY_SEATS)
     return record, list(mining.mine_record(record))
 
 
 def test_self_play_is_the_same_game_and_puzzles_for_a_seed(topiary_self_play):
     record, puzzles = topiary_self_play
-    assert mining.self_play("topiary", TOPIARY_SEED, 1) == record
+    assert mining.self_play("topiary", TOPIARY_SEED, 1, TOPIARY_SEATS) == record
     assert mining.self_play("topiary", "other-seed", 1)["initial"] != record["initial"]
-    again = mining.mine_self_play("topiary", TOPIARY_SEED, 1)
+    assert len(mining.self_play("topiary", TOPIARY_SEED, 3, TOPIARY_SEATS)["players"]) == 4
+    again = mining.mine_self_play("topiary", TOPIARY_SEED, 1, seats=TOPIARY_SEATS)
     assert [p.to_json() for p in again] == [p.to_json() for p in puzzles]
+    # A run restricted to some depths keeps exactly those puzzles.
+    ones = mining.mine_self_play("topiary", TOPIARY_SEED, 1, seats=TOPIARY_SEATS, depths=(1,))
+    assert [p.to_json() for p in ones] == [p.to_json() for p in puzzles if p.k == 1]
 
 
 def test_mined_topiary_puzzles_are_proven_and_beat_what_was_played(topiary_self_play):
@@ -221,5 +226,26 @@ def test_the_cli_re_checks_a_stored_puzzle(tmp_path):
     assert printed["optimum"] == line["optimum"]
     assert printed["first_moves"] == line["optimal_first_moves"]
     assert printed["nodes"] == line["nodes"]
+    topiary_line = pool_lines("topiary-selfplay.jsonl.gz")[0]
+    checked = engine("topiary", "solve", stdin=json.dumps(topiary_line))
+    assert checked.returncode == 0, checked.stderr
+    assert json.loads(checked.stdout) | {"line": None} == {
+        "optimum": topiary_line["optimum"],
+        "line": None,
+        "optimal_first_moves": len(topiary_line["optimal_first_moves"]),
+        "greedy": topiary_line["greedy"],
+    }
     missing_k = engine("wizards-garden", "solve", stdin=json.dumps({"position": line["position"]}))
     assert missing_k.returncode == 2 and "k" in missing_k.stderr
+
+
+def test_a_game_that_ended_early_is_not_mined(topiary_self_play):
+    record, _ = topiary_self_play
+    states = topiary.replay(record)
+    cut = topiary.make_record(
+        states[0],
+        [e if isinstance(e, str) else e["move"] for e in record["moves"][:-3]],
+        seed=record["seed"],
+        names=record["players"],
+    )
+    assert list(mining.mine_record(cut)) == []

@@ -18,7 +18,7 @@ from engine.mining import MinedPuzzle
 from engine.rng import Rng
 from games import services as games_services
 from games.models import Game
-from puzzles import services
+from puzzles import selectors, services
 from puzzles.models import TrainingPuzzle
 from tests.support.players import create_player
 from tests.support.puzzle_brute import topiary_brute
@@ -79,6 +79,9 @@ def test_a_scored_game_yields_proven_puzzles_through_the_worker(celery_worker):
     stored = list(TrainingPuzzle.objects.filter(source_game=game).order_by("pk"))
     assert int(first) == len(stored) > 0
     users = {seat.index: seat.user_id for seat in game.seats.all()}
+    source = selectors.training_puzzle_source(stored[0])
+    assert source["game_id"] == game.pk and source["players"] == ["alice", "bob"]
+    assert source["text"] == f"from alice v bob, {game.finished_at.date().isoformat()}"
     for puzzle in stored:
         assert puzzle.origin == TrainingPuzzle.Origin.GAME
         assert puzzle.source_user_id == users[puzzle.seat]
@@ -138,6 +141,7 @@ def test_training_puzzle_add_refuses_a_duplicate():
     mined = MinedPuzzle.from_json(data)
     row = services.training_puzzle_add(mined, origin="selfplay", seed="x/0")
     assert row is not None and row.fingerprint == data["fingerprint"]
+    assert selectors.training_puzzle_source(row) is None
     assert services.training_puzzle_add(mined, origin="selfplay", seed="x/0") is None
     assert TrainingPuzzle.objects.filter(fingerprint=data["fingerprint"]).count() == 1
 
@@ -153,21 +157,3 @@ def test_the_top_up_mines_the_next_self_play_game():
         assert added == len(TrainingPuzzle.objects.all()) and seeds <= {"topiary-topup-1/1"}
     finally:
         cache.delete(key)
-
-
-@pytest.mark.parametrize(
-    ("kind", "status", "queued"),
-    [
-        ("topiary", Game.Status.FINISHED, 1),
-        ("wizards_garden", Game.Status.FINISHED, 1),
-        ("topiary", Game.Status.ABORTED, 0),
-    ],
-)
-def test_only_finished_games_are_queued_for_mining(
-    django_capture_on_commit_callbacks, kind, status, queued
-):
-    from puzzles import receivers
-
-    with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        receivers.game_finished(sender=Game, game=Game(kind=kind, status=status))
-    assert len(callbacks) == queued
