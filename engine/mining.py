@@ -36,7 +36,8 @@ SELF_PLAY_LEVELS = ("random", "greedy", "strong")
 SELF_PLAY_ITERATIONS = {"topiary": 40, "wizards_garden": 400}
 #: Seats of self-play game ``index``: ``SELF_PLAY_SEATS[kind][index % len(...)]`` (Topiary:
 #: two seats, every tenth game four, whose endings with K = 4 are small enough to prove;
-#: they cost three quarters of the CPU at one game in three, docs/BENCHMARKS.md).
+#: they cost three quarters of the CPU at one game in three:
+#: docs/decisions/0024-four-seats-in-one-self-play-game-in-ten.md).
 SELF_PLAY_SEATS = {"topiary": (4, 2, 2, 2, 2, 2, 2, 2, 2, 2), "wizards_garden": (2,)}
 
 

@@ -153,7 +153,8 @@ class TrainingPuzzle(models.Model):
         indexes = [
             models.Index(fields=["kind", "rating"]),
             # The next-puzzle walk reads (id, rating) from the index alone (an index-only
-            # scan): ~35x less than visiting each row (docs/BENCHMARKS.md, issue 44).
+            # scan): ~35x less than visiting each row (issue 44,
+            # docs/decisions/0023-training-walk-on-a-covering-index.md).
             models.Index(fields=["kind", "rating"], include=["id"], name="training_puzzle_walk"),
         ]
 
