@@ -384,5 +384,12 @@ class _PlantBandit:
         self.total += 1
 
 
-#: The players above ``random``, by level (``GAME.bots``).
-PLAYERS = {"greedy": _greedy, "strong": _strong}
+#: The players above ``random``, by level (``GAME.bots``). Master is the strong search with
+#: master's time (``engine.bots.SECONDS``).
+PLAYERS = {"greedy": _greedy, "strong": _strong, "master": _strong}
+
+#: Each level's strength measured by ``bench/levels.py`` (2-player games, seeded deals from
+#: both seats, a maximum-likelihood Elo fit anchored at greedy = 1500; the table and its
+#: error bars are in docs/BENCHMARKS.md, "Levels"). ``GAME.bot_ratings``: the site shows it
+#: and starts the bot accounts' ratings from it.
+MEASURED_RATINGS = {"random": 0, "greedy": 1500, "strong": 0, "master": 0}
