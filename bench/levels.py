@@ -35,10 +35,10 @@ from bench.machine import describe
 from bench.match import one_game, wilson
 from engine import bots
 
-#: Iterations a decision of each searching level runs in its ``engine.bots.SECONDS`` on a
-#: quiet core: the strong search's compiled rate over the play-phase decisions of seeded
-#: games, 41,600 iterations a CPU second (``--rate``; docs/BENCHMARKS.md, "Levels").
-RATE = 41_600
+#: Iterations a decision of each searching level runs in its ``engine.bots.SECONDS`` of CPU:
+#: the strong search's rate over the play-phase decisions of seeded games, 77,400 iterations
+#: a CPU second (``--rate``; docs/BENCHMARKS.md, "Levels").
+RATE = 77_400
 ITERATIONS = {level: int(round(seconds * RATE, -2)) for level, seconds in bots.SECONDS.items()}
 ANCHOR = ("greedy", 1500.0)
 DEFAULT_ENTRIES = ("random", "greedy", f"strong@{ITERATIONS['strong']}",
@@ -108,9 +108,10 @@ def _inverse(matrix: list[list[float]]) -> list[list[float]]:
     return [row[n:] for row in rows]
 
 
-def rate(views_from: int = 4, iterations: int = 400) -> float:
-    """The strong search's iterations per CPU second over the play-phase decisions of
-    ``views_from`` seeded greedy games (what ``RATE`` holds)."""
+def rate(views_from: int = 4) -> dict:
+    """The strong search's CPU cost over every other play-phase decision of ``views_from``
+    seeded greedy games, at 2,000 and 16,000 iterations: iterations per CPU second beyond
+    the fixed cost of a decision (what ``RATE`` holds), and that fixed cost."""
     from engine import topiary
     from engine.rng import Rng
 
@@ -122,10 +123,18 @@ def rate(views_from: int = 4, iterations: int = 400) -> float:
             if state.phase != "draft":
                 views.append(state.view(state.to_move))
             state = state.apply(move)
-    start = time.process_time()
-    for i, view in enumerate(views):
-        bots.choose_move(view, "strong", rng=Rng(i), iterations=iterations)
-    return len(views) * iterations / (time.process_time() - start)
+    views = views[::2]
+    seconds = {}
+    for iterations in (2000, 16000):
+        start = time.process_time()
+        for i, view in enumerate(views):
+            bots.choose_move(view, "strong", rng=Rng(i), iterations=iterations)
+        seconds[iterations] = (time.process_time() - start) / len(views)
+    per_iteration = (seconds[16000] - seconds[2000]) / 14000
+    return {
+        "iterations_per_cpu_second": round(1 / per_iteration),
+        "fixed_ms_per_decision": round(1000 * (seconds[2000] - 2000 * per_iteration), 1),
+    }
 
 
 def main() -> None:
@@ -139,7 +148,7 @@ def main() -> None:
     parser.add_argument("--rate", action="store_true", help="measure RATE and stop")
     options = parser.parse_args()
     if options.rate:
-        print(json.dumps({"iterations_per_cpu_second": round(rate()), "machine": describe()}))
+        print(json.dumps({**rate(), "machine": describe()}))
         return
     entries = options.entries.split(",")
     pairs = sorted(

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from engine.errors import IllegalMove
-from engine.games import view_game
+from engine.games import all_games, view_game
 from engine.rng import Rng
 
 LEVELS = ("random", "greedy", "strong", "master")
@@ -43,6 +43,12 @@ def level_seconds(level: str) -> float:
     """The seconds a decision of ``level`` takes by default (0 for the levels that do not
     search)."""
     return SECONDS.get(level, 0.0)
+
+
+def measured_ratings(level: str) -> dict[str, int]:
+    """``level``'s measured strength per game that measured it (``GameDefinition
+    .bot_ratings``, by game name): what the site shows and starts the bot's rating from."""
+    return {game.name: game.bot_ratings[level] for game in all_games() if level in game.bot_ratings}
 
 
 def choose_move(view, level: str, *, rng: Rng, budget: float | None = None, iterations=None) -> str:
