@@ -3,6 +3,7 @@ seeded deals from both seats, rated by a maximum-likelihood Elo fit with error b
 
     .venv/bin/python bench/levels.py --jobs 3
     .venv/bin/python bench/levels.py --entries random,greedy,strong@2000,strong@8000 --games 40
+    .venv/bin/python bench/levels.py --refit run.json more-greedy-master.json
 
 Entries are bench/match.py lineup entries; ``LEVEL@N`` caps a searching level at ``N``
 iterations a decision, the work its time budget buys on a quiet core (``ITERATIONS``,
@@ -146,9 +147,19 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--json", type=Path, help="write the summary here after every pair")
     parser.add_argument("--rate", action="store_true", help="measure RATE and stop")
+    parser.add_argument(
+        "--refit",
+        type=Path,
+        nargs="+",
+        help="play nothing: fit this run's --json and bench/match.py --json files of more "
+        "games between two entries (new deals: a later --seed), added to their pair",
+    )
     options = parser.parse_args()
     if options.rate:
         print(json.dumps({**rate(), "machine": describe()}))
+        return
+    if options.refit:
+        print(json.dumps(_refit(options.refit, options), indent=1))
         return
     entries = options.entries.split(",")
     pairs = sorted(
@@ -173,6 +184,24 @@ def main() -> None:
             if options.json:
                 options.json.write_text(json.dumps(summary, indent=1) + "\n")
     print(json.dumps(summary, indent=1))
+
+
+def _refit(paths: list[Path], options) -> dict:
+    """The summary of a levels run with more two-entry matches added to its pairs."""
+    run = json.loads(paths[0].read_text())
+    results = {(pair["a"], pair["b"]): (pair["a_score"], pair["games"] - pair["a_score"])
+               for pair in run["pairs"]}  # fmt: skip
+    for path in paths[1:]:
+        match = json.loads(path.read_text())
+        a, b = match["lineup"]
+        a_wins, b_wins = (match["entries"][name]["wins"] for name in (a, b))
+        key = (a, b) if (a, b) in results else (b, a)
+        if key == (b, a):
+            a_wins, b_wins = b_wins, a_wins
+        before = results.get(key, (0.0, 0.0))
+        results[key] = (before[0] + a_wins, before[1] + b_wins)
+    options.seed = run["first_seed"]
+    return _summary(results, run["entries"], options, run["seconds"])
 
 
 def _summary(results, entries, options, seconds: float) -> dict:
