@@ -2,9 +2,11 @@ from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.models import UserManager as DjangoUserManager
 from django.db import models
 from django.db.models.functions import Lower
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from accounts.validators import username_skeleton, validate_time_zone
+from engine.bots import measured_ratings
+from engine.games import game_definition
 
 
 class UserManager(DjangoUserManager):
@@ -22,6 +24,7 @@ class User(AbstractUser):
         RANDOM = "random", pgettext_lazy("bot level", "Random")
         GREEDY = "greedy", pgettext_lazy("bot level", "Greedy")
         STRONG = "strong", pgettext_lazy("bot level", "Strong")
+        MASTER = "master", pgettext_lazy("bot level", "Master")
 
     #: Not an engine level (so not in ``BotLevel``, which lists the house bots' levels): an
     #: outside program moves this bot through the Bot API (docs/API.md).
@@ -91,6 +94,17 @@ class User(AbstractUser):
         outside bot (``bot_level`` ``api``) is a bot too but plays only through the API.
         """
         return self.is_bot and self.bot_level != self.OUTSIDE_BOT_LEVEL
+
+    @property
+    def measured_strength(self) -> list[tuple[str, int]]:
+        """A house bot's measured strength, (game title, Elo) per game that measured its
+        level (``engine.bots.measured_ratings``); empty for everyone else."""
+        if not self.moved_by_site:
+            return []
+        return [
+            (gettext(game_definition(name).title), rating)
+            for name, rating in measured_ratings(self.bot_level).items()
+        ]
 
 
 class Preferences(models.Model):

@@ -24,6 +24,7 @@ BOT_USERNAMES = {
     User.BotLevel.RANDOM: "RandomBot",
     User.BotLevel.GREEDY: "GreedyBot",
     User.BotLevel.STRONG: "StrongBot",
+    User.BotLevel.MASTER: "MasterBot",
 }
 
 USERNAME_TAKEN = gettext_lazy("That username is taken.")

@@ -39,7 +39,7 @@ def username_skeleton(username: str) -> str:
 # The house bots and their numbered companions (GreedyBot2, ...) and the site's own
 # names keep their names even before they exist, look-alikes included, so no person
 # can pass for a bot or for the staff.
-RESERVED_BOT_STEMS = ("RandomBot", "GreedyBot", "StrongBot")
+RESERVED_BOT_STEMS = ("RandomBot", "GreedyBot", "StrongBot", "MasterBot")
 RESERVED_STAFF_NAMES = ("admin", "topiary")
 _DIGIT_SKELETONS = "".join(sorted({username_skeleton(digit) for digit in string.digits}))
 RESERVED_SKELETON = re.compile(

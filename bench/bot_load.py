@@ -12,8 +12,9 @@ move.
 
 ``--concurrency 1`` is one pool process, so at most one core: its moves/s is what one
 worker core plays at that level. ``--concurrency 1 2`` runs both, one after the other.
-The strong bot thinks for ``BOT_BUDGET`` seconds a move (``--budget``, 1 s by default as
-in production), so it plays about one move per second per process whatever the machine.
+The searching levels think their own time a decision (strong 0.2 s, master 1 s, as in
+production) unless ``--budget`` sets ``BOT_BUDGET`` for both, so they play about 5 and 1
+decisions per second per process whatever the machine.
 
 Environment: ``BENCH_DATABASE_URL`` (a database whose name ends in ``bench``; dropped and
 created afresh for every run), ``BENCH_REDIS_URL`` (its queues ``bots`` and ``celery``
@@ -51,7 +52,7 @@ from live_load import (  # noqa: E402
 
 #: Games started per level and pool process: enough that the queue never runs dry
 #: before the measurement ends (a Topiary game against itself is about 30 bot moves).
-GAMES_PER_PROCESS = {"random": 300, "greedy": 200, "strong": 4}
+GAMES_PER_PROCESS = {"random": 300, "greedy": 200, "strong": 12, "master": 4}
 
 
 def games_create(kind: str, level: str, count: int) -> list[int]:
@@ -121,7 +122,7 @@ def run_level(args, root: Path, level: str, concurrency: int) -> dict:
         database_url,
         redis_url,
         PORT="0",
-        BOT_BUDGET=str(args.budget),
+        **({"BOT_BUDGET": str(args.budget)} if args.budget else {}),
         BOT_CONCURRENCY=str(concurrency),
         CELERY_CONCURRENCY="1",
     )
@@ -175,12 +176,14 @@ def run_level(args, root: Path, level: str, concurrency: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--levels", nargs="+", default=["random", "greedy", "strong"])
+    parser.add_argument("--levels", nargs="+", default=["random", "greedy", "strong", "master"])
     parser.add_argument("--concurrency", type=int, nargs="+", default=[1])
     parser.add_argument("--kind", default="topiary")
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--warmup", type=float, default=5)
-    parser.add_argument("--budget", type=float, default=1.0, help="BOT_BUDGET (strong)")
+    parser.add_argument(
+        "--budget", type=float, help="BOT_BUDGET: seconds for every searching level"
+    )
     parser.add_argument("--games", type=int, help="games per run (default: per level)")
     parser.add_argument("--root", type=Path, default=HERE.parent)
     parser.add_argument("--logs", type=Path, default=Path("/tmp/topiary-bot-load"))

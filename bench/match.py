@@ -6,7 +6,10 @@
     .venv/bin/python bench/match.py wizards-garden --bots strong,greedy --games 100
     .venv/bin/python bench/match.py topiary --bots greedy,old-greedy --old-engine /tmp/old-engine
 
-``old-LEVEL`` seats the bot of an older engine checkout (``--old-engine DIR``, see
+``LEVEL@N`` seats a searching level capped at ``N`` iterations a decision (``strong@8000``):
+a budget in work, not seconds, so a match means the same on a loaded machine as on a quiet
+one (``--iterations`` caps every searching seat at once). ``old-LEVEL`` seats the bot of an
+older engine checkout (``--old-engine DIR``, see
 ``bench/old_engine.py``): issue 11's bots decide a take in two steps, the old ones at once.
 
 Game ``i`` is dealt from seed ``BASE + i // players`` and seats the lineup rotated by
@@ -58,6 +61,16 @@ def entry_names(levels: list[str]) -> list[str]:
     return names
 
 
+def parse_entry(entry: str, iterations):
+    """``strong@8000`` -> ("strong", 8000); a bare level keeps the match's ``iterations``."""
+    level, at, cap = entry.partition("@")
+    if not at:
+        return level, iterations
+    if not cap.isdigit() or int(cap) < 1:
+        raise ValueError(f"{entry!r}: expected LEVEL@ITERATIONS with a positive count")
+    return level, int(cap)
+
+
 def one_game(args: tuple) -> dict:
     """Play game ``index``; the result by lineup entry (run in a worker process)."""
     game, levels, index, base_seed, budget, iterations, old_path = args
@@ -66,13 +79,15 @@ def one_game(args: tuple) -> dict:
     shift = index % players
     names = entry_names(levels)
     seated = [names[(seat + shift) % players] for seat in range(players)]
-    seat_levels = [levels[(seat + shift) % players] for seat in range(players)]
+    seat_entries = [levels[(seat + shift) % players] for seat in range(players)]
+    parsed = [parse_entry(entry, iterations) for entry in seat_entries]
+    seat_levels = [level for level, _cap in parsed]
     if any(level.startswith(old_engine.OLD_PREFIX) for level in levels):
         played = old_engine.play_game(
             module,
             seat_levels,
             seed=base_seed + index // players,
-            budget=budget,
+            budget=1.0 if budget is None else budget,
             iterations=iterations,
             old_path=old_path,
         )
@@ -82,7 +97,7 @@ def one_game(args: tuple) -> dict:
             seat_levels,
             seed=base_seed + index // players,
             budget=budget,
-            iterations=iterations,
+            iterations=[cap for _level, cap in parsed],
         )
     score = played.final.score()
     winners = score["winners"]
@@ -90,7 +105,7 @@ def one_game(args: tuple) -> dict:
     strong_seconds = [
         seconds
         for seconds, seat in zip(played.seconds, played.movers, strict=True)
-        if seat_levels[seat].removeprefix(old_engine.OLD_PREFIX) == "strong"
+        if seat_levels[seat].removeprefix(old_engine.OLD_PREFIX) in bots.SECONDS
     ]
     return {
         "wins": {seated[s]: 1 / len(winners) for s in winners},
@@ -104,7 +119,9 @@ def main() -> None:
     parser.add_argument("game", choices=["topiary", "wizards-garden"])
     parser.add_argument("--bots", required=True, help="lineup, e.g. strong,greedy")
     parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--budget", type=float, default=1.0, help="seconds per strong move")
+    parser.add_argument(
+        "--budget", type=float, help="seconds per searching move (default: each level's own)"
+    )
     parser.add_argument(
         "--iterations", type=int, help="cap strong-bot iterations instead of the clock"
     )
@@ -169,14 +186,20 @@ def main() -> None:
             for name in names
         },
     }
-    if strong_seconds and options.iterations is None:
+    if strong_seconds and options.iterations is None and "@" not in options.bots:
         slowest = max(strong_seconds)
         summary["strong_moves"] = {
             "count": len(strong_seconds),
             "mean_seconds": round(sum(strong_seconds) / len(strong_seconds), 4),
             "max_seconds": round(slowest, 4),
-            "max_over_budget": round(slowest / options.budget, 3),
-            "over_110_percent": sum(1 for s in strong_seconds if s > 1.1 * options.budget),
+            **(
+                {
+                    "max_over_budget": round(slowest / options.budget, 3),
+                    "over_110_percent": sum(1 for s in strong_seconds if s > 1.1 * options.budget),
+                }
+                if options.budget
+                else {}
+            ),
         }
     print(json.dumps(summary, indent=1))
     if options.json:

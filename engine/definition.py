@@ -101,7 +101,9 @@ class GameDefinition:
     ``sight_lines()``, each visitor and what it sees, shown at the end and in replays.
     ``end_reasons``: every reason, in words, the states give for a game being over
     (``end_reason()``); empty when they give none. ``bots``: a ``BotPlayer`` per level
-    above ``random`` (which plays any game); ``analyst``: the post-game analysis of one
+    above ``random`` (which plays any game); ``bot_ratings``: each house level's measured
+    strength on the Elo scale (``bench/levels.py``: greedy anchored at 1500), the one place
+    the site takes it from (empty: not measured); ``analyst``: the post-game analysis of one
     turn (None: turns are not analysed); ``move_facts``: what a move did beyond its
     notation, public to every viewer (None: nothing more to say). ``messages``: the
     English of each error code the game raises, added to ``engine.errors.MESSAGES`` when
@@ -128,6 +130,7 @@ class GameDefinition:
     words: tuple[str, ...] = ()
     is_take_step: Callable[[str], bool] | None = None
     bots: Mapping[str, BotPlayer] = field(default_factory=lambda: MappingProxyType({}), hash=False)
+    bot_ratings: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}), hash=False)
     analyst: Analyst | None = None
     move_facts: MoveFacts | None = None
     messages: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), hash=False)

@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from engine.games import GAMES, all_games, game_definition
 from games.models import TimeControl, game_kind_choices
-from games.services import BOT_LEVEL_CHOICES, players_refusal
+from games.services import bot_level_choices, players_refusal
 
 
 def _seat_choices() -> list[tuple[int, str]]:
@@ -141,7 +141,7 @@ class ChallengeForm(TableForm):
 class BotGameForm(TableForm):
     """A game against bots right now."""
 
-    level = forms.ChoiceField(label=gettext_lazy("Bot level"), choices=BOT_LEVEL_CHOICES)
+    level = forms.ChoiceField(label=gettext_lazy("Bot level"), choices=bot_level_choices)
     rated = forms.BooleanField(label=gettext_lazy("Rated"), required=False, initial=False)
     unlisted = None
     id_prefix = "bot"

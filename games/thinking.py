@@ -26,15 +26,16 @@ def runner_started(*, runner: Any, **_) -> None:
     offload = runner.think
 
 
-def bot_choose_in_view(view: Any, level: str, seed: str, budget: float) -> str:
-    """The move a bot at ``level`` chooses from ``view`` (what a thinking process runs)."""
+def bot_choose_in_view(view: Any, level: str, seed: str, budget: float | None) -> str:
+    """The move a bot at ``level`` chooses from ``view`` (what a thinking process runs);
+    ``budget`` None: the level's own seconds."""
     from engine.bots import choose_move
     from engine.rng import Rng
 
     return choose_move(view, level, rng=Rng(seed), budget=budget)
 
 
-def bot_choose(*, view: Any, level: str, seed: str, budget: float) -> str:
+def bot_choose(*, view: Any, level: str, seed: str, budget: float | None) -> str:
     """The bot's move from its own view, thought out in a thinking process when offered."""
     if offload is not None and level != "random":
         return offload(bot_choose_in_view, view, level, seed, budget)

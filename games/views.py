@@ -180,7 +180,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
             "frame": frame,
             "game_id": game_id,
             "seats": frame["seats"],
-            "bot_levels": services.BOT_LEVEL_CHOICES,
+            "bot_levels": services.bot_level_choices(),
             "new_opponent_url": selectors.new_opponent_url(game_id),
             "score_columns": game_definition(frame["kind"]).score_columns,
             "time_control_text": game.time_control_text,

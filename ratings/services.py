@@ -6,9 +6,23 @@ import math
 
 from django.db import transaction
 
+from accounts.models import User
+from engine.bots import measured_ratings
 from games.models import Game
 from ratings import elo
 from ratings.models import PUZZLE, Rating, RatingChange
+
+
+def start_ratings(*, user_ids: list[int], kind: str) -> dict[int, float]:
+    """Where each player's rating of ``kind`` starts: 1500, or for a house bot its level's
+    measured strength in that game (``engine.bots.measured_ratings``, bench/levels.py)."""
+    starts = dict.fromkeys(user_ids, float(elo.INITIAL_RATING))
+    bots = User.objects.filter(pk__in=user_ids, is_bot=True).values_list("pk", "bot_level")
+    for user_id, level in bots:
+        measured = measured_ratings(level).get(kind)
+        if measured is not None:
+            starts[user_id] = float(measured)
+    return starts
 
 
 def _locked_ratings(*, user_ids: list[int], kind: str) -> dict[int, Rating]:
@@ -18,8 +32,10 @@ def _locked_ratings(*, user_ids: list[int], kind: str) -> dict[int, Rating]:
     player in common cannot deadlock.
     """
     Rating.objects.bulk_create(
-        [Rating(user_id=user_id, kind=kind) for user_id in user_ids], ignore_conflicts=True
-    )
+        [Rating(user_id=user_id, kind=kind, value=value) for user_id, value in
+         start_ratings(user_ids=user_ids, kind=kind).items()],
+        ignore_conflicts=True,
+    )  # fmt: skip
     locked = Rating.objects.select_for_update().filter(kind=kind, user_id__in=user_ids)
     return {rating.user_id: rating for rating in locked.order_by("user_id")}
 

@@ -479,8 +479,9 @@ SOCKET_PAGE_THREADS = int(env("SOCKET_PAGE_THREADS", "2"))
 # through a session, and the servers the tests start are processes of their own.
 SETTLE_HEAP = env_bool("SETTLE_HEAP", True) and "pytest" not in sys.modules
 
-# Seconds the strong bot thinks per move (the budget engine.bots keeps within 10%).
-BOT_BUDGET = float(env("BOT_BUDGET") or 1.0)
+# Seconds every searching bot thinks per decision (the budget engine.bots keeps within 10%);
+# unset, each level thinks its own (engine.bots.SECONDS: strong 0.2 s, master 1 s).
+BOT_BUDGET = float(env("BOT_BUDGET")) if env("BOT_BUDGET") else None
 # Seconds a house bot waits before accepting an outside bot's challenge (issue 16: never
 # faster than a person would answer it).
 HOUSE_BOT_ANSWER_DELAY = float(env("HOUSE_BOT_ANSWER_DELAY") or 5.0)

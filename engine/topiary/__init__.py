@@ -237,6 +237,7 @@ GAME = GameDefinition(
     sight_lines=True,
     is_take_step=_is_take_step,
     bots=bots.PLAYERS,
+    bot_ratings=bots.MEASURED_RATINGS,
     analyst=analysis.margins,
     messages=messages.MESSAGES,
 )

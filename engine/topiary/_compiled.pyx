@@ -8,6 +8,7 @@ started from a ``random.Random``'s state, so a deal and a playout draw the very 
 reference draws and end in the very same garden, hands and scores.
 """
 
+from libc.math cimport exp
 from libc.stdint cimport uint32_t
 
 DEF N = 624
@@ -247,6 +248,61 @@ cdef class Table:
             [hand[s] for s in range(self.players)],
         )
 
+    def at(self, int cell) -> int:
+        """The garden's code at ``cell``."""
+        return self._garden[cell]
+
+    cpdef double reward(self, int seat, double scale):
+        """As ``fastplay.Table.reward``: half for winning alone (the default tie-break: the
+        tied seat latest in turn order), half for the squashed margin."""
+        cdef int points[MAX_SEATS]
+        cdef int hand[MAX_SEATS]
+        cdef int k, s, best = -1, rival = -1000000
+        self.score(points, hand)
+        for k in range(self.players):
+            s = (self.first_player + k) % self.players
+            if best < 0 or points[s] > points[best] or (
+                points[s] == points[best] and hand[s] >= hand[best]
+            ):
+                best = s
+            if s != seat and points[s] > rival:
+                rival = points[s]
+        return (0.5 if best == seat else 0.0) + 0.5 / (1.0 + exp(-(points[seat] - rival) / scale))
+
+    def plant_order(self, lines_of_mine, int cell, int took, hand) -> list:
+        """As ``fastplay.Table.plant_order``: plants best first by the mover's score."""
+        cdef int tiles[5]
+        cdef int scores[5]
+        cdef int order[5]
+        cdef int lines[LINE_COUNT]
+        cdef int n = 1 + len(hand), count = len(lines_of_mine), a, b, i, points, saved, key
+        cdef unsigned long long seen
+        tiles[0] = took
+        for a in range(n - 1):
+            tiles[a + 1] = hand[a]
+        for i in range(count):
+            lines[i] = lines_of_mine[i]
+        saved = self._garden[cell]
+        for a in range(n):
+            self._garden[cell] = tiles[a]
+            seen = 0
+            points = 0
+            for i in range(count):
+                points += line_points(self._garden, lines[i], &seen)
+            for b in range(n):
+                if b != a and seen & beats[tiles[b]]:
+                    points += tiles[b] % 5 + 1
+            scores[a] = points
+        self._garden[cell] = saved
+        for a in range(n):  # a stable insertion sort, best first
+            key = a
+            b = a
+            while b > 0 and scores[order[b - 1]] < scores[key]:
+                order[b] = order[b - 1]
+                b -= 1
+            order[b] = key
+        return [order[a] for a in range(n)]
+
     cdef void score(self, int *points, int *hand_points) noexcept:
         cdef unsigned long long seen[MAX_SEATS]
         cdef unsigned long long line_seen
@@ -282,6 +338,26 @@ cdef class Table:
                 if seen[s] & beats[tile]:
                     hand_points[s] += tile % 5 + 1
             points[s] += hand_points[s]
+
+
+cdef inline int line_points(int *garden, int p, unsigned long long *seen) noexcept:
+    """The points of sight line ``p`` (``scoring.line_points``); its seen tiles join ``seen``."""
+    cdef int i, tile, value, kind, top = 0, kinds = 0, pairs = 0, points = 0
+    for i in range(line_length[p]):
+        tile = garden[line_cells[p][i]]
+        if tile >= FACE_DOWN:
+            continue
+        value = tile % 5 + 1
+        if value > top:
+            top = value
+            points += value
+            seen[0] |= 1ULL << tile
+            kind = 1 << (tile // 5)
+            if kinds & kind:
+                points += 1 if pairs & kind else 2
+                pairs |= kind
+            kinds |= kind
+    return points
 
 
 cdef void run_playout(Table table, Stream stream) noexcept:

@@ -37,14 +37,13 @@ from engine.search import EXPLORATION, bandit, pick_best
 from engine.topiary.board import FACE_DOWN, LINES, TILE_VALUE, UNKNOWN
 from engine.topiary.fastplay import (
     POSITIONS_THROUGH,
-    Table,
     determinizations,
     hand_points,
     line_points,
     move_code,
 )
 from engine.topiary.moves import PLANT_STEP, TAKE_STEP, move_name
-from engine.topiary.scoring import BEATS, winners
+from engine.topiary.scoring import BEATS
 from engine.topiary.view import View
 
 #: A take's plant bandit opens its k-th plant (k >= 2) after (k - 1)^2 times this many deals.
@@ -271,13 +270,6 @@ def margin(total: list[int], seat: int) -> int:
     return total[seat] - max(t for s, t in enumerate(total) if s != seat)
 
 
-def _reward(table: Table, seat: int) -> float:
-    total, hand = table.totals()
-    won = winners(total, hand, table.first_player) == [seat]
-    ahead = margin(total, seat)
-    return 0.5 * won + 0.5 / (1.0 + math.exp(-ahead / MARGIN_SCALE))
-
-
 def _strong(view, rng, budget, iterations) -> str:
     start = time.perf_counter()
     if view.phase == "draft":
@@ -299,19 +291,19 @@ def _strong(view, rng, budget, iterations) -> str:
         if code < TAKE_STEP:
             table.play(code)
             play_out(table)
-            return _reward(table, seat)
+            return table.reward(seat, MARGIN_SCALE)
         # A take is a chance node: this deal fixes the taken tile, and the plant is chosen
         # knowing it, by a bandit of its own per (take, tile).
         position, cell = divmod(code - TAKE_STEP, 26)
-        took = table.garden[cell] - FACE_DOWN
+        took = table.at(cell) - FACE_DOWN
         bandit = plant_bandits.get((code, took))
         if bandit is None:
-            order = _plant_order(table.garden, [*mine, position], cell, took, hand)
+            order = table.plant_order([*mine, position], cell, took, hand)
             bandit = plant_bandits[code, took] = _PlantBandit(order)
         plant = bandit.select()
         table.play(move_code(position, cell, None if plant == 0 else hand[plant - 1]))
         play_out(table)
-        reward = _reward(table, seat)
+        reward = table.reward(seat, MARGIN_SCALE)
         bandit.update(plant, reward)
         return reward
 
@@ -332,27 +324,10 @@ def _strong_plant(view, rng, start: float, budget: float, iterations) -> str:
         code = ranked[index]
         table.plant(cell, took if code == PLANT_STEP else code - PLANT_STEP - 1)
         play_out(table)
-        return _reward(table, seat)
+        return table.reward(seat, MARGIN_SCALE)
 
     best = bandit(len(ranked), rollout, start, budget, iterations)
     return move_name(ranked[best])
-
-
-def _plant_order(garden, lines_of_mine, cell: int, took: int, hand) -> list[int]:
-    """Plants (0: the taken tile, i: ``hand[i - 1]``) best first by the mover's score after
-    it, the taken tile known; ties keep that order."""
-    scores = []
-    for planted in (took, *hand):
-        saved, garden[cell] = garden[cell], planted
-        points = seen = 0
-        for p in lines_of_mine:
-            pts, mask = line_points(garden, LINES[p])
-            points += pts
-            seen |= mask
-        garden[cell] = saved
-        kept = [t for t in (took, *hand) if t != planted]
-        scores.append(points + hand_points(kept, seen))
-    return sorted(range(len(scores)), key=lambda i: -scores[i])
 
 
 class _PlantBandit:
@@ -384,5 +359,12 @@ class _PlantBandit:
         self.total += 1
 
 
-#: The players above ``random``, by level (``GAME.bots``).
-PLAYERS = {"greedy": _greedy, "strong": _strong}
+#: The players above ``random``, by level (``GAME.bots``). Master is the strong search with
+#: master's time (``engine.bots.SECONDS``).
+PLAYERS = {"greedy": _greedy, "strong": _strong, "master": _strong}
+
+#: Each level's strength measured by ``bench/levels.py`` (2-player games, seeded deals from
+#: both seats, a maximum-likelihood Elo fit anchored at greedy = 1500; the table and its
+#: error bars are in docs/BENCHMARKS.md, "Levels"). ``GAME.bot_ratings``: the site shows it
+#: and starts the bot accounts' ratings from it.
+MEASURED_RATINGS = {"random": 989, "greedy": 1500, "strong": 1690, "master": 1683}

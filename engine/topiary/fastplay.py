@@ -21,6 +21,7 @@ and only its speed differs (docs/decisions/0018-compiled-playouts.md).
 
 from __future__ import annotations
 
+import math
 import random
 
 from engine.topiary.board import FACE_DOWN, LINES
@@ -32,7 +33,7 @@ from engine.topiary.moves import NO_TAKE
 from engine.topiary.scoring import BEATS as BEATS
 from engine.topiary.scoring import hand_points as hand_points
 from engine.topiary.scoring import line_points as line_points
-from engine.topiary.scoring import totals
+from engine.topiary.scoring import totals, winners
 from engine.topiary.state import State
 
 try:
@@ -150,6 +151,38 @@ class Table:
     def totals(self) -> tuple[list[int], list[int]]:
         """Every seat's (total, hand points); hands must be known."""
         return totals(self.garden, self.visitors, self.hands, self.players)
+
+    def at(self, cell: int) -> int:
+        """The garden's code at ``cell``."""
+        return self.garden[cell]
+
+    def reward(self, seat: int, scale: float) -> float:
+        """The strong bot's reward for ``seat`` at the end: half for winning (alone, the
+        rules' default tie-break), half for the margin over the best other seat squashed by
+        1 / (1 + exp(-margin / scale))."""
+        total, hand = self.totals()
+        won = winners(total, hand, self.first_player) == [seat]
+        ahead = total[seat] - max(t for s, t in enumerate(total) if s != seat)
+        return 0.5 * won + 0.5 / (1.0 + math.exp(-ahead / scale))
+
+    def plant_order(self, lines_of_mine, cell: int, took: int, hand) -> list[int]:
+        """The plants of a take at ``cell`` (0: the taken tile ``took``, i: ``hand[i - 1]``)
+        best first by the mover's score after it (the lines at ``lines_of_mine`` and the
+        hand kept); ties keep that order. The garden is left as it was."""
+        garden = self.garden
+        tiles = (took, *hand)
+        scores = []
+        saved = garden[cell]
+        for planted in tiles:
+            garden[cell] = planted
+            points = seen = 0
+            for p in lines_of_mine:
+                pts, mask = line_points(garden, LINES[p])
+                points += pts
+                seen |= mask
+            scores.append(points + hand_points([t for t in tiles if t != planted], seen))
+        garden[cell] = saved
+        return sorted(range(len(scores)), key=lambda i: -scores[i])
 
 
 class Dealer(_StateDealer):

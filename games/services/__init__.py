@@ -31,9 +31,9 @@ from games.services.invites import invite_table, invite_token
 from games.services.rematch import rematch_answer, rematch_cancel, rematch_lapse, rematch_offer
 from games.services.scoring import game_score
 from games.services.tables import (
-    BOT_LEVEL_CHOICES,
     BOT_LEVELS,
     bot_game_create,
+    bot_level_choices,
     bot_pick,
     challenge_create,
     game_create,
@@ -65,7 +65,6 @@ from games.services.writer import Refused
 
 __all__ = [
     "BOT_LEVELS",
-    "BOT_LEVEL_CHOICES",
     "BOT_OVERDUE",
     "BOT_REQUEUE_EVERY",
     "MOVE_FIELDS",
@@ -75,6 +74,7 @@ __all__ = [
     "STOP_FIELDS",
     "Refused",
     "bot_game_create",
+    "bot_level_choices",
     "bot_move_play",
     "bot_pick",
     "challenge_create",

@@ -15,6 +15,7 @@ from django.utils.translation import ngettext
 from accounts.models import User
 from accounts.selectors import blocks_between
 from accounts.services import bot_ensure
+from engine.bots import measured_ratings
 from engine.errors import EngineError
 from engine.games import game_definition
 from games import engine_text, user_events
@@ -24,9 +25,21 @@ from games.services.turns import _turn_begin
 from games.services.vacations import away_until_of
 from games.services.writer import Refused, _after_commit_game, _after_commit_lobby, _with_game
 
-#: The bot levels, each as people read it (the lobby's and the table's choices).
-BOT_LEVEL_CHOICES = tuple(User.BotLevel.choices)
 BOT_LEVELS = tuple(User.BotLevel.values)
+
+
+def bot_level_choices() -> list[tuple[str, str]]:
+    """The bot levels, each as people read it with its measured strength (the lobby's and
+    the table's choices): "Strong (Topiary: 1700 Elo)"."""
+    choices = []
+    for level, label in User.BotLevel.choices:
+        measured = ", ".join(
+            _("%(game)s: %(rating)s Elo")
+            % {"game": _(game_definition(name).title), "rating": rating}
+            for name, rating in measured_ratings(level).items()
+        )
+        choices.append((level, f"{label} ({measured})" if measured else str(label)))
+    return choices
 
 
 def players_refusal(game) -> str:

@@ -30,6 +30,7 @@ def test_seed_creates_bots_and_demo_players_and_running_again_changes_nothing(se
     first = accounts()
     assert [(name, is_bot, level) for name, is_bot, level, _ in first] == [
         ("GreedyBot", True, "greedy"),
+        ("MasterBot", True, "master"),
         ("RandomBot", True, "random"),
         ("StrongBot", True, "strong"),
         ("alice", False, ""),
@@ -67,6 +68,7 @@ def test_seed_in_production_creates_bots_only_when_asked(settings):
         "RandomBot",
         "GreedyBot",
         "StrongBot",
+        "MasterBot",
     }
     seed("--allow-production")
     assert User.objects.filter(is_bot=False).count() == 3

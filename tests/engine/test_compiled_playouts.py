@@ -154,3 +154,34 @@ def test_the_strong_bot_chooses_the_same_steps_with_and_without_the_compiled_pla
     # As on a machine where the compiled module is not built.
     monkeypatch.setattr(fastplay, "compiled", None)
     assert strong_choices(positions) == fast
+
+
+@pytest.mark.parametrize(
+    "options", TABLES[:3], ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items())
+)
+def test_the_search_rewards_and_plant_orders_are_the_references(options):
+    """What the strong search moved into the compiled table (its reward at the end of a
+    playout, the order it tries a take's plants in) gives the reference's numbers."""
+    rng = Rng(46)
+    positions = play_phase_positions(options, 20, seed=46)
+    for i, state in enumerate(positions):
+        reference = fastplay.Table(state)
+        fast = compiled.Table.of(reference)
+        mover = state.to_move
+        # The plants of a take at a face-down cell, from the mover's lines and one more.
+        downs = [c for c in range(25) if reference.garden[c] >= topiary.FACE_DOWN]
+        if downs and reference.hands[mover]:
+            cell = rng.choice(downs)
+            took = reference.garden[cell] - topiary.FACE_DOWN
+            mine = [p for p, s in enumerate(reference.visitors) if s == mover]
+            lines = [*mine, rng.choice(range(len(reference.visitors)))]
+            hand = reference.hands[mover]
+            order = reference.plant_order(lines, cell, took, hand)
+            assert fast.plant_order(lines, cell, took, hand) == order
+            assert sorted(order) == list(range(1 + len(hand)))
+            assert fast.garden == reference.garden  # the cell is put back
+        fastplay.playout(reference, random.Random(i).random)
+        compiled.playout(fast, compiled.Stream(random.Random(i)))
+        for seat in range(reference.players):
+            for scale in (6.0, 2.5):
+                assert fast.reward(seat, scale) == reference.reward(seat, scale)

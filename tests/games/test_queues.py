@@ -72,13 +72,13 @@ def test_a_bot_worker_killed_outright_costs_a_sweep_and_nothing_is_played_twice(
     workers = servers.start_worker(server_env, server_logs)
     try:
         seen = len(workers.bots.log())
-        game = bot_to_move(human, "strong")
+        game = bot_to_move(human, "master")
         ply = game.ply
         deadline = time.monotonic() + PATIENCE
         while "bot_move[" not in workers.bots.log()[seen:]:
             assert time.monotonic() < deadline, "the bot worker never received the task"
             time.sleep(0.02)
-        # The strong bot thinks for its whole budget: kill everything while it does.
+        # The master bot thinks for its whole second: kill everything while it does.
         workers.kill()
         game.refresh_from_db()
         assert game.ply == ply and game.bot_to_move

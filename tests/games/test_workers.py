@@ -296,7 +296,7 @@ def test_a_bot_task_whose_worker_process_dies_runs_again(celery_worker, make_pla
     game = services.bot_game_create(
         user=human,
         kind="wizards_garden",
-        level="strong",
+        level="master",
         rated=False,
         **CORRESPONDENCE,
     )
@@ -308,7 +308,7 @@ def test_a_bot_task_whose_worker_process_dies_runs_again(celery_worker, make_pla
     while not (match := received.search(bots.log()[seen:])):
         assert time.monotonic() < deadline, "the worker never received the bot's task"
         time.sleep(0.02)
-    # The strong bot thinks for its whole budget: kill the pool while it does.
+    # The master bot thinks for its whole second: kill the pool while it does.
     for pid in _pool_children(bots):
         os.kill(pid, signal.SIGKILL)
     task_id = match[1]
@@ -369,3 +369,29 @@ def test_the_workers_keep_their_database_and_redis_connections_from_task_to_task
     assert tasks > 40
     assert new_sessions < tasks / 4, f"{new_sessions} database connections for {tasks} tasks"
     assert new_connections < tasks / 4, f"{new_connections} Redis connections for {tasks} tasks"
+
+
+def test_the_master_bot_plays_a_rated_game_to_its_end_from_its_measured_rating(
+    celery_worker, make_player
+):
+    """The fourth house level is seated, moved by the bots queue and rated like the others,
+    its rating starting from its measured strength instead of 1500."""
+    from engine.bots import measured_ratings
+    from ratings.models import RatingChange
+
+    human = make_player()
+    game = services.bot_game_create(
+        user=human, kind="topiary", level="master", rated=True, **CORRESPONDENCE
+    )
+    game = play_against_bots(game, human)
+    game = wait_for(game, lambda g: g.result is not None)
+    assert game.termination == "normal"
+    bot = game.seats.get(user__is_bot=True).user
+    assert (bot.username, bot.bot_level) == ("MasterBot", "master")
+    # Both steps of the bot's takes and its placements were its own decisions, all legal.
+    assert sum(entry["seat"] != game.seats.get(user=human).index for entry in game.moves) >= 8
+    assert game_module("topiary").replay(game.record)[-1].is_over
+    wait_for(game, lambda g: RatingChange.objects.filter(user=bot).exists())
+    change = RatingChange.objects.get(user=bot, kind="topiary")
+    assert change.before == measured_ratings("master")["topiary"] != 1500
+    assert RatingChange.objects.get(user=human, kind="topiary").before == 1500

@@ -1,0 +1,229 @@
+"""Honest ratings for the house bot levels: a round robin of 2-player Topiary games on
+seeded deals from both seats, rated by a maximum-likelihood Elo fit with error bars.
+
+    .venv/bin/python bench/levels.py --jobs 3
+    .venv/bin/python bench/levels.py --entries random,greedy,strong@2000,strong@8000 --games 40
+    .venv/bin/python bench/levels.py --refit run.json more-greedy-master.json
+
+Entries are bench/match.py lineup entries; ``LEVEL@N`` caps a searching level at ``N``
+iterations a decision, the work its time budget buys on a quiet core (``ITERATIONS``,
+measured with ``--rate``), so the ratings do not depend on how loaded the machine is.
+Neighbouring entries (in the order given) play ``--games`` games, the others
+``--far-games``: those are lopsided and cost most where a searching level plays.
+
+The fit is Bradley-Terry (as BayesElo and Ordo fit Elo): P(i beats j) = 1 / (1 +
+10^((r_j - r_i) / 400)), maximised by Newton's method over all games at once, a shared win
+counting half to each. Like BayesElo's prior, every pair that met gets one virtual drawn
+game (half a win each way), so a level that never lost still has a finite rating. The
+anchor (greedy = 1500: a new player starts at 1500) is fixed; each other rating's 95%
+interval is +- 1.96 standard errors from the inverse of the fit's information matrix.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.machine import describe
+from bench.match import one_game, wilson
+from engine import bots
+
+#: Iterations a decision of each searching level runs in its ``engine.bots.SECONDS`` of CPU:
+#: the strong search's rate over the play-phase decisions of seeded games, 77,400 iterations
+#: a CPU second (``--rate``; docs/BENCHMARKS.md, "Levels").
+RATE = 77_400
+ITERATIONS = {level: int(round(seconds * RATE, -2)) for level, seconds in bots.SECONDS.items()}
+ANCHOR = ("greedy", 1500.0)
+DEFAULT_ENTRIES = ("random", "greedy", f"strong@{ITERATIONS['strong']}",
+                   f"master@{ITERATIONS['master']}")  # fmt: skip
+
+
+def fit(results: dict[tuple[str, str], tuple[float, float]], anchor=ANCHOR):
+    """Maximum-likelihood Elo of every entry from ``{(a, b): (a's wins, b's wins)}``.
+
+    Returns ``{entry: (rating, half-width of its 95% interval)}``; the anchor's half-width
+    is 0. One virtual draw per pair keeps every rating finite.
+    """
+    names = sorted({name for pair in results for name in pair})
+    index = {name: i for i, name in enumerate(names)}
+    wins = [[0.0] * len(names) for _ in names]
+    for (a, b), (a_wins, b_wins) in results.items():
+        wins[index[a]][index[b]] += a_wins + 0.5
+        wins[index[b]][index[a]] += b_wins + 0.5
+    scale = math.log(10) / 400
+    rating = [0.0] * len(names)
+    free = [i for i, name in enumerate(names) if name != anchor[0]]
+    if len(free) == len(names):
+        raise ValueError(f"the anchor {anchor[0]!r} played no game")
+    for _step in range(100):
+        gradient = [0.0] * len(names)
+        hessian = [[0.0] * len(names) for _ in names]
+        for i, j in itertools.combinations(range(len(names)), 2):
+            games = wins[i][j] + wins[j][i]
+            if not games:
+                continue
+            p = 1.0 / (1.0 + math.exp(-scale * (rating[i] - rating[j])))
+            gradient[i] += scale * (wins[i][j] - games * p)
+            gradient[j] -= scale * (wins[i][j] - games * p)
+            w = scale * scale * games * p * (1 - p)
+            hessian[i][i] += w
+            hessian[j][j] += w
+            hessian[i][j] -= w
+            hessian[j][i] -= w
+        information = [[hessian[i][j] for j in free] for i in free]
+        covariance = _inverse(information)
+        change = [sum(covariance[a][b] * gradient[free[b]] for b in range(len(free)))
+                  for a in range(len(free))]  # fmt: skip
+        for a, i in enumerate(free):
+            rating[i] += change[a]
+        if max(abs(c) for c in change) < 1e-9:
+            break
+    offset = anchor[1] - rating[index[anchor[0]]]
+    errors = dict.fromkeys(names, 0.0)
+    for a, i in enumerate(free):
+        errors[names[i]] = 1.959964 * math.sqrt(covariance[a][a])
+    return {name: (rating[index[name]] + offset, errors[name]) for name in names}
+
+
+def _inverse(matrix: list[list[float]]) -> list[list[float]]:
+    """Gauss-Jordan inverse of a small positive definite matrix."""
+    n = len(matrix)
+    rows = [row[:] + [float(i == j) for j in range(n)] for i, row in enumerate(matrix)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(rows[r][col]))
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        head = rows[col][col]
+        rows[col] = [x / head for x in rows[col]]
+        for r in range(n):
+            if r != col and rows[r][col]:
+                factor = rows[r][col]
+                rows[r] = [x - factor * y for x, y in zip(rows[r], rows[col], strict=True)]
+    return [row[n:] for row in rows]
+
+
+def rate(views_from: int = 4) -> dict:
+    """The strong search's CPU cost over every other play-phase decision of ``views_from``
+    seeded greedy games, at 2,000 and 16,000 iterations: iterations per CPU second beyond
+    the fixed cost of a decision (what ``RATE`` holds), and that fixed cost."""
+    from engine import topiary
+    from engine.rng import Rng
+
+    views = []
+    for seed in range(views_from):
+        played = bots.play_game(topiary, ["greedy", "greedy"], seed=9000 + seed)
+        state = played.initial
+        for move in played.moves:
+            if state.phase != "draft":
+                views.append(state.view(state.to_move))
+            state = state.apply(move)
+    views = views[::2]
+    seconds = {}
+    for iterations in (2000, 16000):
+        start = time.process_time()
+        for i, view in enumerate(views):
+            bots.choose_move(view, "strong", rng=Rng(i), iterations=iterations)
+        seconds[iterations] = (time.process_time() - start) / len(views)
+    per_iteration = (seconds[16000] - seconds[2000]) / 14000
+    return {
+        "iterations_per_cpu_second": round(1 / per_iteration),
+        "fixed_ms_per_decision": round(1000 * (seconds[2000] - 2000 * per_iteration), 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--entries", default=",".join(DEFAULT_ENTRIES))
+    parser.add_argument("--games", type=int, default=40, help="games between neighbours")
+    parser.add_argument("--far-games", type=int, default=10, help="games between the others")
+    parser.add_argument("--seed", type=int, default=5000, help="first deal's seed")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--json", type=Path, help="write the summary here after every pair")
+    parser.add_argument("--rate", action="store_true", help="measure RATE and stop")
+    parser.add_argument(
+        "--refit",
+        type=Path,
+        nargs="+",
+        help="play nothing: fit this run's --json and bench/match.py --json files of more "
+        "games between two entries (new deals: a later --seed), added to their pair",
+    )
+    options = parser.parse_args()
+    if options.rate:
+        print(json.dumps({**rate(), "machine": describe()}))
+        return
+    if options.refit:
+        print(json.dumps(_refit(options.refit, options), indent=1))
+        return
+    entries = options.entries.split(",")
+    pairs = sorted(
+        itertools.combinations(range(len(entries)), 2),
+        key=lambda pair: (pair[1] - pair[0] > 1, pair[1], pair[0]),
+    )
+    results: dict[tuple[str, str], tuple[float, float]] = {}
+    start = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=options.jobs) as pool:
+        for i, j in pairs:
+            games = options.games if j - i == 1 else options.far_games
+            lineup = [entries[i], entries[j]]
+            tasks = [("topiary", lineup, k, options.seed, None, None, None) for k in range(games)]
+            wins = dict.fromkeys(lineup, 0.0)
+            for result in pool.map(one_game, tasks):
+                for name, share in result["wins"].items():
+                    wins[name] += share
+            results[entries[i], entries[j]] = (wins[entries[i]], wins[entries[j]])
+            print(f"  {entries[i]} {wins[entries[i]]:g} - {wins[entries[j]]:g} {entries[j]}",
+                  file=sys.stderr, flush=True)  # fmt: skip
+            summary = _summary(results, entries, options, time.perf_counter() - start)
+            if options.json:
+                options.json.write_text(json.dumps(summary, indent=1) + "\n")
+    print(json.dumps(summary, indent=1))
+
+
+def _refit(paths: list[Path], options) -> dict:
+    """The summary of a levels run with more two-entry matches added to its pairs."""
+    run = json.loads(paths[0].read_text())
+    results = {(pair["a"], pair["b"]): (pair["a_score"], pair["games"] - pair["a_score"])
+               for pair in run["pairs"]}  # fmt: skip
+    for path in paths[1:]:
+        match = json.loads(path.read_text())
+        a, b = match["lineup"]
+        a_wins, b_wins = (match["entries"][name]["wins"] for name in (a, b))
+        key = (a, b) if (a, b) in results else (b, a)
+        if key == (b, a):
+            a_wins, b_wins = b_wins, a_wins
+        before = results.get(key, (0.0, 0.0))
+        results[key] = (before[0] + a_wins, before[1] + b_wins)
+    options.seed = run["first_seed"]
+    return _summary(results, run["entries"], options, run["seconds"])
+
+
+def _summary(results, entries, options, seconds: float) -> dict:
+    ratings = fit(results) if any(ANCHOR[0] in pair for pair in results) else {}
+    return {
+        "entries": entries,
+        "first_seed": options.seed,
+        "seconds": round(seconds, 1),
+        "machine": describe(),
+        "pairs": [
+            {
+                "a": a,
+                "b": b,
+                "games": a_wins + b_wins,
+                "a_score": a_wins,
+                "a_ci95": [round(x, 3) for x in wilson(a_wins, a_wins + b_wins)],
+            }
+            for (a, b), (a_wins, b_wins) in results.items()
+        ],
+        "elo": {name: [round(r), round(e)] for name, (r, e) in ratings.items()},
+    }
+
+
+if __name__ == "__main__":
+    main()
