@@ -149,17 +149,38 @@ def asgi_server(server_env, server_logs):
     proc.stop()
 
 
-@pytest.fixture(scope="module")
-def celery_worker(server_env, server_logs):
-    """The real Celery workers (the Procfile's ``worker`` and ``bots``).
+@pytest.fixture(scope="session")
+def _session_workers(server_env, server_logs):
+    """The Procfile's two workers, started once for every module that asks for them: a
+    start and a warm shutdown cost seconds each, and 20-odd modules use workers. Only
+    ``celery_worker`` has them consume; between its modules they sit idle."""
+    holder = {"workers": None}
+    yield holder
+    if holder["workers"] is not None:
+        holder["workers"].stop()
 
-    Per module: a worker left running would also pick up tasks that other
+
+@pytest.fixture(scope="module")
+def celery_worker(_session_workers, server_env, server_logs):
+    """The real Celery workers (the Procfile's ``worker`` and ``bots``), consuming for
+    this module only.
+
+    A worker consuming outside its module would also pick up tasks that other
     modules' tests queue on purpose and expect to stay queued (a game left
-    unscored, say).
+    unscored, say). So the session's workers consume only from this fixture's
+    start until its end, when they stop consuming and finish what they hold, as a
+    warm shutdown would; workers that would not are stopped and the next module
+    starts new ones. The module sees only its own part of their logs.
     """
-    proc = servers.start_worker(server_env, server_logs)
-    yield proc
-    proc.stop()
+    workers = _session_workers["workers"]
+    if workers is None or not workers.resume():
+        if workers is not None:
+            workers.kill()
+        workers = _session_workers["workers"] = servers.start_worker(server_env, server_logs)
+    yield servers.ModuleWorkers(workers)
+    if not workers.pause():
+        workers.stop()
+        _session_workers["workers"] = None
 
 
 @pytest.fixture(scope="module")
