@@ -33,7 +33,35 @@ def pytest_configure(config):
     from django.conf import settings
 
     settings.EMBEDDED_RUNNER = False
+    _flushes_by_delete()
     _flushes_outlast_server_deadlocks()
+
+
+def _flushes_by_delete() -> None:
+    """A transactional test's flush empties each table with ``DELETE``, not Django's one
+    ``TRUNCATE`` of them all, on PostgreSQL.
+
+    A ``TRUNCATE`` gives every table (and index) new files: about a second for the
+    site's tables even on a quiet machine, after each of the suite's hundreds of
+    transactional tests. Deleting the few rows a test leaves takes a tenth of that and
+    ends in the same empty tables; sequences go on either way (Django's flush does not
+    restart them). Every foreign key is deferred to the commit, so the order is free.
+    """
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    truncate = DatabaseOperations.sql_flush
+
+    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+        if not tables or reset_sequences or allow_cascade:
+            return truncate(
+                self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
+            )
+        return [
+            "SET CONSTRAINTS ALL DEFERRED;",
+            *(f"DELETE FROM {self.quote_name(table)};" for table in tables),
+        ]
+
+    DatabaseOperations.sql_flush = sql_flush
 
 
 def _flushes_outlast_server_deadlocks() -> None:
