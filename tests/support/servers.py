@@ -232,6 +232,18 @@ class Workers:
         """Consume again from each worker's queue. False if they would not."""
         return self._consuming(True, timeout)
 
+    def wait_idle(self, timeout: float = 60) -> None:
+        """Wait until both queues are empty and neither worker runs or holds a task (a
+        finished game's mining, say, queued by the test before)."""
+        import redis
+
+        client = redis.Redis.from_url(self.env["REDIS_URL"])
+        deadline = time.monotonic() + timeout
+        while any(client.llen(queue) for queue in QUEUES.values()) or not self._idle(5):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"workers still busy after {timeout}s:\n{self.log()[-3000:]}")
+            time.sleep(0.1)
+
     def _inspect(self, timeout: float):
         from topiary_site import celery_app
 
