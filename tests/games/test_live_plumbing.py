@@ -29,14 +29,19 @@ REDIS_SOCKET_TIMEOUT = 5
 GROUP_EXPIRY = 6
 
 
-@pytest.fixture
-def web(server_env, server_logs):
+def start_short_expiry_web(server_env, server_logs):
     """A web process of its own with a short group expiry, so expiry can be seen in a test."""
     proc, url = servers.start_web(
         {**server_env, "CHANNEL_GROUP_EXPIRY": str(GROUP_EXPIRY)}, server_logs
     )
     yield proc, url
     proc.stop()
+
+
+#: One for the module's tests that leave it running (each on a game of its own)...
+web = pytest.fixture(start_short_expiry_web, scope="module", name="web")
+#: ...and one for each test that kills it.
+own_web = pytest.fixture(start_short_expiry_web, name="own_web")
 
 
 def open_socket(url: str, game_id: int, user=None):
@@ -91,8 +96,10 @@ def first_legal(game, user) -> str:
     return selectors.game_state_for(game.pk, user)["legal_moves"][0]
 
 
-def test_a_socket_whose_server_was_killed_leaves_no_group_entry_behind(web, make_player, redis_url):
-    proc, url = web
+def test_a_socket_whose_server_was_killed_leaves_no_group_entry_behind(
+    own_web, make_player, redis_url
+):
+    proc, url = own_web
     ann, bob = make_player(), make_player()
     game = live_game([ann, bob], first_player=0)
     with open_socket(url, game.pk, ann) as ws:

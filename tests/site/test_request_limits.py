@@ -11,8 +11,9 @@ from tests.support import servers
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def web(server_env, server_logs):
+    """One web process for the module: each test reads only the log it adds."""
     proc, url = servers.start_web(server_env, server_logs)
     yield proc, url
     proc.stop()

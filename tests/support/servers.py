@@ -97,6 +97,7 @@ class Process:
 
     def __init__(self, kind: str, env: dict[str, str], log_dir: Path, command: str = ""):
         self.kind = kind
+        self.env = env
         self.log_path = log_dir / f"{kind}-{env.get('PORT', 'x')}.log"
         self._log = self.log_path.open("wb")
         # The test process may allow async-unsafe ORM calls for Playwright's sake; a
@@ -138,13 +139,20 @@ class Process:
         raise RuntimeError(f"{self.kind} not listening after {timeout}s:\n{self.log()[-3000:]}")
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 20) -> None:
+        self.signal(sig)
+        self.wait_stopped(timeout)
+
+    def signal(self, sig: int) -> None:
         if self.popen.poll() is None:
             os.killpg(self.popen.pid, sig)
-            try:
-                self.popen.wait(timeout)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.popen.pid, signal.SIGKILL)
-                self.popen.wait()
+
+    def wait_stopped(self, timeout: float = 20) -> None:
+        """Wait for the process to end after ``signal``, killing it after ``timeout``."""
+        try:
+            self.popen.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.popen.pid, signal.SIGKILL)
+            self.popen.wait()
         self._log.close()
 
     def kill(self) -> None:
@@ -170,6 +178,10 @@ def start_like_make_run(
     proc = Process("web", {**env, "HOST": host, "PORT": str(port)}, log_dir, "honcho start web")
     proc.wait_for_port(port)
     return proc, f"http://127.0.0.1:{port}"
+
+
+#: The queue each of the Procfile's workers consumes (its ``--queues``).
+QUEUES = {"worker": "celery", "bots": "bots"}
 
 
 class Workers:
@@ -200,12 +212,112 @@ class Workers:
         """Both workers' output (each part only grows, so counts in it only grow)."""
         return self.worker.log() + self.bots.log()
 
+    def alive(self) -> bool:
+        return self.worker.popen.poll() is None and self.bots.popen.poll() is None
+
+    def nodes(self) -> dict[str, str]:
+        """Each worker's Celery node name (the Procfile's ``--hostname``) and its queue."""
+        host = socket.gethostname()
+        return {
+            f"{proc.kind}-{proc.env['PORT']}@{host}": QUEUES[proc.kind]
+            for proc in (self.worker, self.bots)
+        }
+
+    def pause(self, timeout: float = 30) -> bool:
+        """Stop consuming and wait until no task is running or reserved, as a warm shutdown
+        would, but keep the processes for the next module. False if they would not."""
+        return self._consuming(False, timeout) and self._idle(timeout)
+
+    def resume(self, timeout: float = 30) -> bool:
+        """Consume again from each worker's queue. False if they would not."""
+        return self._consuming(True, timeout)
+
+    def wait_idle(self, timeout: float = 60) -> None:
+        """Wait until both queues are empty and neither worker runs or holds a task (a
+        finished game's mining, say, queued by the test before)."""
+        import redis
+
+        client = redis.Redis.from_url(self.env["REDIS_URL"])
+        deadline = time.monotonic() + timeout
+        while any(client.llen(queue) for queue in QUEUES.values()) or not self._idle(5):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"workers still busy after {timeout}s:\n{self.log()[-3000:]}")
+            time.sleep(0.1)
+
+    def _inspect(self, timeout: float):
+        from topiary_site import celery_app
+
+        nodes = list(self.nodes())
+        return celery_app.control.inspect(destination=nodes, timeout=timeout, limit=len(nodes))
+
+    def _consuming(self, on: bool, timeout: float) -> bool:
+        """Have every worker consume from its queue (``on``) or from none; wait until done."""
+        from topiary_site import celery_app
+
+        if not self.alive():
+            return False
+        command = celery_app.control.add_consumer if on else celery_app.control.cancel_consumer
+        nodes = self.nodes()
+        for node, queue in nodes.items():
+            command(queue, destination=[node], reply=True, timeout=timeout, limit=1)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            queues = self._inspect(timeout).active_queues() or {}
+            consuming = {
+                node: {q["name"] for q in queues.get(node, [])} for node in nodes if node in queues
+            }
+            if len(consuming) == len(nodes) and all(
+                (queue in consuming[node]) == on for node, queue in nodes.items()
+            ):
+                return True
+            time.sleep(0.1)
+        return False
+
+    def _idle(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            inspect = self._inspect(timeout)
+            active, reserved = inspect.active(), inspect.reserved()
+            if (
+                active is not None
+                and reserved is not None
+                and len(active) == len(reserved) == len(self.nodes())
+                and not any(active.values())
+                and not any(reserved.values())
+            ):
+                return True
+            time.sleep(0.2)
+        return False
+
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 20) -> None:
-        self.worker.stop(sig, timeout)
-        self.bots.stop(sig, timeout)
+        """Both at once: each warm shutdown takes its seconds, and they need not queue."""
+        for proc in (self.worker, self.bots):
+            proc.signal(sig)
+        for proc in (self.worker, self.bots):
+            proc.wait_stopped(timeout)
 
     def kill(self) -> None:
         self.stop(signal.SIGKILL)
+
+
+class ModuleWorkers:
+    """``Workers`` as one test module sees them: their logs from the module's start on (a
+    process started since, by ``down``, from its own start)."""
+
+    def __init__(self, workers: Workers):
+        self._workers = workers
+        self._seen = [(proc, len(proc.log())) for proc in (workers.worker, workers.bots)]
+
+    def _since(self, proc: Process) -> str:
+        start = next((seen for known, seen in self._seen if known is proc), 0)
+        return proc.log()[start:]
+
+    def log(self) -> str:
+        """Both workers' output in this module (each part only grows)."""
+        return self._since(self._workers.worker) + self._since(self._workers.bots)
+
+    def __getattr__(self, name):
+        return getattr(self._workers, name)
 
 
 def start_worker(env: dict[str, str], log_dir: Path) -> Workers:
