@@ -6,6 +6,9 @@ from __future__ import annotations
 from engine.errors import gettext_noop
 
 MESSAGES: dict[str, str] = {
+    # Puzzles
+    "puzzle_not_wizards_garden": gettext_noop("expected a Wizards' Garden position, got %(type)s"),
+    "puzzle_depth": gettext_noop("k: %(k)r is not a number of plantings from 1 to 4"),
     # Moves
     "wg_move_not_text": gettext_noop("a move is text like 'b2B', got %(move)r"),
     "wg_game_over": gettext_noop("the game is over: %(end_reason)s"),
