@@ -1,4 +1,4 @@
-"""Bot moves per worker core, at each bot level (docs/BENCHMARKS.md, "Bots through the workers").
+"""Bot moves per worker core, at each bot level (docs/BENCHMARKS.md, "Bot capacity").
 
 ``python bench/bot_load.py`` (``make bench-bots``) starts the Procfile's ``bots`` worker
 (the queue bot turns run on) and ``worker`` (scoring) with production settings on
