@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from accounts.models import User
-from alerts.models import PushSubscription
+from alerts.models import AlertSettings, PushSubscription
 from games import services as game_services
 from games.models import Game
 from tests.games.conftest import first_legal
@@ -62,3 +62,8 @@ def whole_turn(game: Game, user) -> Game:
         game_services.move_play(game_id=game.pk, user=user, ply=ply, move=move)
         game.refresh_from_db()
     return game
+
+
+def email_turns(user, choice: str = "each", **more) -> None:
+    """Turn ``user``'s turn e-mails to ``choice`` (and any other e-mail setting given)."""
+    AlertSettings.objects.update_or_create(user=user, defaults={"email_turns": choice, **more})

@@ -17,7 +17,7 @@ from alerts import selectors, services
 from alerts.models import Alert, AlertSettings, Event, PushSubscription
 from games import services as game_services
 from games.models import Game
-from tests.alerts.conftest import subscribe, whole_turn
+from tests.alerts.conftest import email_turns, subscribe, whole_turn
 from tests.games.conftest import correspondence_game, live_game
 from tests.games.sockets import TILE
 
@@ -104,10 +104,6 @@ def test_live_games_alert_their_start_not_their_turns_and_bot_games_nothing(
         assert services.alert_send(event=event, subject=bot_game.pk, ply=1, user_id=bob.pk) is None
     assert not Alert.objects.filter(user=bob, subject=bot_game.pk).exists()
     assert len(push_service.to(phone)) == 1
-
-
-def email_turns(user, choice: str = "each", **more) -> None:
-    AlertSettings.objects.update_or_create(user=user, defaults={"email_turns": choice, **more})
 
 
 def test_turn_emails_come_once_a_day_per_game_and_unsubscribe_in_one_click(

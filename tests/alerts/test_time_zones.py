@@ -16,7 +16,7 @@ from alerts import services
 from alerts.models import Alert, Event
 from alerts.texts import alert_text
 from games.models import Game
-from tests.alerts.test_services import email_turns
+from tests.alerts.conftest import email_turns
 from tests.games.conftest import correspondence_game
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,7 @@ import pytest
 from django.utils import timezone
 
 from tests.api.conftest import Api
-from tests.tournaments.conftest import make_tournament
-from tests.tournaments.test_schedule import entry
+from tests.tournaments.conftest import entry, make_tournament
 from tournaments import scheduling, seasons
 from tournaments.models import ScheduleEntry, SeasonScore, Tournament, Trophy
 

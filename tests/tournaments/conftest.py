@@ -12,7 +12,7 @@ from accounts.models import User
 from games.models import Game
 from tests.support.players import create_player
 from tournaments import services
-from tournaments.models import Tournament
+from tournaments.models import ScheduleEntry, Tournament
 
 _names = itertools.count(1)
 
@@ -67,3 +67,20 @@ def make_due(tournament: Tournament) -> None:
 def mover_of(game: Game) -> User:
     game.refresh_from_db()
     return game.seats.get(index=game.engine_state().to_move).user
+
+
+def entry(**overrides) -> ScheduleEntry:
+    """An unsaved schedule entry: an hourly Topiary blitz arena unless told otherwise."""
+    fields = {
+        "name": "Hourly blitz",
+        "kind": "topiary",
+        "format": "arena",
+        "duration_minutes": 30,
+        "clock_initial": 180,
+        "clock_increment": 2,
+        "cadence": "hourly",
+        "minute": 0,
+        "create_ahead_hours": 3,
+    }
+    fields.update(overrides)
+    return ScheduleEntry(**fields)

@@ -15,7 +15,7 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
-from tests.tournaments.conftest import new_bot, new_player
+from tests.tournaments.conftest import entry, new_bot, new_player
 from tournaments import scheduling, seasons, selectors, services, tasks
 from tournaments.models import (
     Entry,
@@ -28,22 +28,6 @@ from tournaments.models import (
 )
 
 pytestmark = [pytest.mark.postgres]
-
-
-def entry(**overrides) -> ScheduleEntry:
-    fields = {
-        "name": "Hourly blitz",
-        "kind": "topiary",
-        "format": "arena",
-        "duration_minutes": 30,
-        "clock_initial": 180,
-        "clock_increment": 2,
-        "cadence": "hourly",
-        "minute": 0,
-        "create_ahead_hours": 3,
-    }
-    fields.update(overrides)
-    return ScheduleEntry(**fields)
 
 
 def saved(schedule_entry: ScheduleEntry) -> ScheduleEntry:

@@ -12,8 +12,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.services import BOT_USERNAMES
-from tests.tournaments.conftest import new_player
-from tests.tournaments.test_schedule import entry
+from tests.tournaments.conftest import entry, new_player
 from tournaments import scheduling, services
 from tournaments.models import Entry, ScheduleEntry, Tournament
 
