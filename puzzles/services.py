@@ -212,12 +212,18 @@ def _verdict(attempt: PuzzleAttempt, puzzle: DailyPuzzle, *, line, streak) -> Ve
 
 def _rate_if_first(attempt: PuzzleAttempt, *, first: bool) -> None:
     """Play the rated game user vs puzzle for a first attempt (the puzzle row is locked)."""
-    if not first:
-        return
+    if first:
+        attempt_rate(attempt, puzzle_key=f"daily:{attempt.puzzle.date.isoformat()}")
+
+
+def attempt_rate(attempt, *, puzzle_key: str, most_change: float | None = None) -> None:
+    """One rated game between ``attempt``'s user and its puzzle (a daily or a training one,
+    its row locked), stored on the attempt and the puzzle; the puzzle's rating moves by at
+    most ``most_change`` when given."""
     puzzle = attempt.puzzle
     change = rating_record_puzzle(
         user=attempt.user,
-        puzzle_key=f"daily:{puzzle.date.isoformat()}",
+        puzzle_key=puzzle_key,
         puzzle_rating=puzzle.rating,
         solved=attempt.solved,
     )
@@ -229,12 +235,15 @@ def _rate_if_first(attempt: PuzzleAttempt, *, first: bool) -> None:
             elo.Entrant(rating=change.before, games=0, rank=solver_rank),
         ]
     )
+    puzzle_after = puzzle_side.after
+    if most_change is not None:
+        puzzle_after = puzzle.rating + max(-most_change, min(most_change, puzzle_side.change))
     attempt.rated = True
     attempt.user_rating_before = change.before
     attempt.user_rating_after = change.after
     attempt.puzzle_rating_before = puzzle.rating
-    attempt.puzzle_rating_after = puzzle_side.after
-    puzzle.rating = puzzle_side.after
+    attempt.puzzle_rating_after = puzzle_after
+    puzzle.rating = attempt.puzzle_rating_after
     puzzle.rated_attempts += 1
     puzzle.save(update_fields=["rating", "rated_attempts"])
 

@@ -27,12 +27,10 @@ from django.utils.translation import gettext as _
 
 from puzzles import training_selectors as selectors
 from puzzles.models import TrainingAttempt, TrainingPuzzle, TrainingRun
-from puzzles.services import SubmissionRefused
+from puzzles.services import SubmissionRefused, attempt_rate
 from puzzles.trainers import TRAINERS, training_grade
-from ratings import elo
 from ratings.models import PUZZLE
 from ratings.selectors import rating_of
-from ratings.services import rating_record_puzzle
 
 #: A puzzle's rating moves by at most this much for one attempt, so a few lucky or unlucky
 #: solvers cannot throw a fresh puzzle far from its measured difficulty.
@@ -151,32 +149,10 @@ def _attempt(*, puzzle, user, run, moves, score) -> TrainingVerdict:
 
 def _rate_if_first(attempt: TrainingAttempt, *, first: bool) -> None:
     """Play the rated game user vs puzzle for a first attempt (the puzzle row is locked)."""
-    if not first:
-        return
-    puzzle = attempt.puzzle
-    change = rating_record_puzzle(
-        user=attempt.user,
-        puzzle_key=f"training:{puzzle.pk}",
-        puzzle_rating=puzzle.rating,
-        solved=attempt.solved,
-    )
-    # The puzzle is a player too: it wins when the solver falls short.
-    puzzle_rank, solver_rank = (2, 1) if attempt.solved else (1, 2)
-    puzzle_side, _solver_side = elo.rate_game(
-        [
-            elo.Entrant(rating=puzzle.rating, games=puzzle.rated_attempts, rank=puzzle_rank),
-            elo.Entrant(rating=change.before, games=0, rank=solver_rank),
-        ]
-    )
-    moved = max(-PUZZLE_MAX_CHANGE, min(PUZZLE_MAX_CHANGE, puzzle_side.change))
-    attempt.rated = True
-    attempt.user_rating_before = change.before
-    attempt.user_rating_after = change.after
-    attempt.puzzle_rating_before = puzzle.rating
-    attempt.puzzle_rating_after = puzzle.rating + moved
-    puzzle.rating = attempt.puzzle_rating_after
-    puzzle.rated_attempts += 1
-    puzzle.save(update_fields=["rating", "rated_attempts"])
+    if first:
+        attempt_rate(
+            attempt, puzzle_key=f"training:{attempt.puzzle.pk}", most_change=PUZZLE_MAX_CHANGE
+        )
 
 
 # --------------------------------------------------------------------------- runs
