@@ -62,6 +62,28 @@ class MinedPuzzle:
     source_ply: int | None = None
     extra: dict = field(default_factory=dict, compare=False)
 
+    @classmethod
+    def proven(
+        cls, kind: str, state, seat: int, k: int, solution, *, played: int, themes, ply: int
+    ) -> MinedPuzzle:
+        """The puzzle of ``state`` as a game's solver proved it (its ``Solution``: optimum,
+        greedy, line, first moves, legal first moves, nodes), from the record's ``ply``."""
+        return cls(
+            kind=kind,
+            position=state.to_json(),
+            seat=seat,
+            k=k,
+            optimum=solution.optimum,
+            greedy=solution.greedy,
+            played=played,
+            line=solution.line,
+            optimal_first_moves=solution.first_moves,
+            legal_first_moves=solution.legal_first_moves,
+            nodes=solution.nodes,
+            themes=themes,
+            source_ply=ply,
+        )
+
     @property
     def greedy_gap(self) -> int:
         """How far the greedy line falls short of the optimum."""

@@ -162,18 +162,13 @@ def mine(
         played = played_score(state, own)
         if not is_kept(solution, k, played):
             continue
-        yield MinedPuzzle(
-            kind=GAME.name,
-            position=state.to_json(),
-            seat=seat,
-            k=k,
-            optimum=solution.optimum,
-            greedy=solution.greedy,
+        yield MinedPuzzle.proven(
+            GAME.name,
+            state,
+            seat,
+            k,
+            solution,
             played=played,
-            line=solution.line,
-            optimal_first_moves=solution.first_moves,
-            legal_first_moves=solution.legal_first_moves,
-            nodes=solution.nodes,
             themes=themes(state, solution.line),
-            source_ply=ply,
+            ply=ply,
         )

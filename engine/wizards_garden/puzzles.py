@@ -310,18 +310,13 @@ def mine(
                 beats_greedy = k == 1 or solution.optimum - solution.greedy >= MIN_GREEDY_GAP
                 if not (few and beats_played and beats_greedy):
                     continue
-                yield MinedPuzzle(
-                    kind=GAME.name,
-                    position=state.to_json(),
-                    seat=seat,
-                    k=k,
-                    optimum=solution.optimum,
-                    greedy=solution.greedy,
+                yield MinedPuzzle.proven(
+                    GAME.name,
+                    state,
+                    seat,
+                    k,
+                    solution,
                     played=played,
-                    line=solution.line,
-                    optimal_first_moves=solution.first_moves,
-                    legal_first_moves=solution.legal_first_moves,
-                    nodes=solution.nodes,
                     themes=themes(state, solution.line),
-                    source_ply=ply,
+                    ply=ply,
                 )
