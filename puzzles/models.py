@@ -45,13 +45,10 @@ class DailyPuzzle(models.Model):
         return f"python -m engine topiary daily {self.date.isoformat()}"
 
 
-class PuzzleAttempt(models.Model):
-    """One submission (or a give-up) by a signed-in user; the first one per puzzle is rated."""
+class RatedAttempt(models.Model):
+    """What every puzzle attempt keeps: the moves, how they scored, and the two ratings on
+    either side of a rated (first) attempt."""
 
-    puzzle = models.ForeignKey(DailyPuzzle, on_delete=models.CASCADE, related_name="attempts")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="puzzle_attempts"
-    )
     moves = models.JSONField(default=list, blank=True)
     # None for a give-up: nothing was played.
     score = models.IntegerField(null=True, blank=True)
@@ -63,6 +60,21 @@ class PuzzleAttempt(models.Model):
     puzzle_rating_before = models.FloatField(null=True, blank=True)
     puzzle_rating_after = models.FloatField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
+
+    def __str__(self) -> str:
+        return f"{self.user} on {self.puzzle}"
+
+
+class PuzzleAttempt(RatedAttempt):
+    """One submission (or a give-up) by a signed-in user; the first one per puzzle is rated."""
+
+    puzzle = models.ForeignKey(DailyPuzzle, on_delete=models.CASCADE, related_name="attempts")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="puzzle_attempts"
+    )
 
     class Meta:
         ordering = ["created_at", "pk"]
@@ -78,9 +90,6 @@ class PuzzleAttempt(models.Model):
             ),
         ]
         indexes = [models.Index(fields=["user", "puzzle"])]
-
-    def __str__(self) -> str:
-        return f"{self.user} on {self.puzzle}"
 
 
 class PuzzleStreak(models.Model):
@@ -207,7 +216,7 @@ class TrainingRun(models.Model):
         return f"{self.get_mode_display()} of {self.user}: {self.score}"
 
 
-class TrainingAttempt(models.Model):
+class TrainingAttempt(RatedAttempt):
     """One answer (or give-up) at a training puzzle; a user's first one per puzzle is rated."""
 
     puzzle = models.ForeignKey(TrainingPuzzle, on_delete=models.CASCADE, related_name="attempts")
@@ -217,17 +226,6 @@ class TrainingAttempt(models.Model):
     run = models.ForeignKey(
         TrainingRun, null=True, blank=True, on_delete=models.SET_NULL, related_name="attempts"
     )
-    moves = models.JSONField(default=list, blank=True)
-    # None for a give-up: nothing was played.
-    score = models.IntegerField(null=True, blank=True)
-    solved = models.BooleanField(default=False)
-    gave_up = models.BooleanField(default=False)
-    rated = models.BooleanField(default=False)
-    user_rating_before = models.FloatField(null=True, blank=True)
-    user_rating_after = models.FloatField(null=True, blank=True)
-    puzzle_rating_before = models.FloatField(null=True, blank=True)
-    puzzle_rating_after = models.FloatField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["created_at", "pk"]
@@ -244,6 +242,3 @@ class TrainingAttempt(models.Model):
         ]
         # (user, puzzle) answers "has this user seen it" for the next-puzzle anti-join.
         indexes = [models.Index(fields=["user", "puzzle"], name="training_attempt_seen")]
-
-    def __str__(self) -> str:
-        return f"{self.user} on {self.puzzle}"
