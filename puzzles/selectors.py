@@ -71,6 +71,22 @@ def puzzle_progress(puzzle: DailyPuzzle, submission) -> Progress:
     )
 
 
+def board_data(puzzle, start: Progress, *, revealed: bool) -> dict:
+    """What a puzzle page's board starts from, for a daily or a training puzzle: the
+    solver's seat, K and optimum, the position before any move (``start``), and the answer
+    only once ``revealed``."""
+    return {
+        "seat": puzzle.seat,
+        "k": puzzle.k,
+        "optimum": puzzle.optimum,
+        "position": start.position,
+        "legal_moves": start.legal_moves,
+        "sight_lines": start.sight_lines,
+        "type_names": topiary.TYPE_NAMES,
+        "line": puzzle.line if revealed else None,
+    }
+
+
 def attempts_of(*, puzzle: DailyPuzzle, user) -> list[PuzzleAttempt]:
     """A signed-in user's attempts at a puzzle, oldest first ([] for anonymous users)."""
     if not user.is_authenticated:

@@ -20,7 +20,6 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from engine.topiary import TYPE_NAMES
 from games.models import game_kind_choices
 from puzzles import selectors as daily_selectors
 from puzzles import training_selectors as selectors
@@ -45,14 +44,7 @@ def _board(puzzle: TrainingPuzzle, *, revealed: bool, run: TrainingRun | None, n
     suffix = f"?run={run.pk}" if run else ""
     board = {
         "kind": puzzle.kind,
-        "seat": puzzle.seat,
-        "k": puzzle.k,
-        "optimum": puzzle.optimum,
-        "position": start.position,
-        "legal_moves": start.legal_moves,
-        "sight_lines": start.sight_lines,
-        "type_names": TYPE_NAMES,
-        "line": puzzle.line if revealed else None,
+        **daily_selectors.board_data(puzzle, start, revealed=revealed),
         "signed_in": True,
         "next_url": next_url,
         "urls": {

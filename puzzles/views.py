@@ -26,7 +26,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from engine.topiary import TYPE_NAMES
 from puzzles import selectors, services
 from puzzles.models import DailyPuzzle
 from ratings import elo
@@ -61,14 +60,7 @@ def _puzzle_response(request: HttpRequest, date: datetime.date) -> HttpResponse:
     board = {
         "date": date.isoformat(),
         "is_today": date == today,
-        "seat": puzzle.seat,
-        "k": puzzle.k,
-        "optimum": puzzle.optimum,
-        "position": start.position,
-        "legal_moves": start.legal_moves,
-        "sight_lines": start.sight_lines,
-        "type_names": TYPE_NAMES,
-        "line": puzzle.line if revealed else None,
+        **selectors.board_data(puzzle, start, revealed=revealed),
         "signed_in": request.user.is_authenticated,
         "urls": {
             name: reverse(f"puzzles:{name}", args=[date]) for name in ("play", "submit", "give_up")
