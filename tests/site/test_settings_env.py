@@ -186,3 +186,24 @@ def test_an_unknown_channel_layer_is_a_clear_error():
     )
     assert result.returncode != 0
     assert "TOPIARY_CHANNEL_LAYER: 'core' is not ours, ours-redis-py or pubsub" in result.stderr
+
+
+def test_the_embedded_database_serves_the_training_stream_by_rating_and_theme(tmp_path):
+    """`make run`'s SQLite has no LIMIT inside a UNION and no JSON containment: the next
+    training puzzle (near a rating, optionally of one theme) must still be found there."""
+    env = clean_env(SQLITE_PATH=str(tmp_path / "embedded.sqlite3"))
+    for command in (("migrate", "--noinput"), ("load_puzzle_pool",)):
+        result = manage(*command, env=env)
+        assert result.returncode == 0, result.stderr
+    script = (
+        "from accounts.models import User\n"
+        "from puzzles.training_selectors import training_puzzle_next as next_\n"
+        "user = User.objects.create(username='sqlite-solver')\n"
+        "kinds = ['topiary', 'wizards_garden']\n"
+        "near = next_(user=user, target=1500, kinds=kinds)\n"
+        "staff = next_(user=user, target=1500, kinds=kinds, theme='staff')\n"
+        "print(near.kind, staff.kind, 'staff' in staff.themes)\n"
+    )
+    result = manage("shell", "-c", script, env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1].split()[1:] == ["wizards_garden", "True"]
