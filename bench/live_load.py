@@ -885,7 +885,7 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
     # (set CHANNEL_PREFIX / CACHE_PREFIX apart) without either's workers taking the other's tasks.
     processes = [
         name
-        for name in ("worker", "bots", "beat")
+        for name in ("worker", "bots", "mining", "beat")
         if name in procfile(root) and not (args.idle or args.churn)
     ]
     procs = {name: start(root, name, env, args.logs) for name in processes}
@@ -909,7 +909,8 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
             if name != "beat":
                 wait_ready(args.logs, name)
         web_pids = [web.pid for web in webs]
-        # The workers (scoring, bots) and beat: reported beside the server CPU per move.
+        # The workers (scoring, bots, mining) and beat: reported beside the server CPU per
+        # move, and mining's share on its own (its worker runs niced).
         workers = [procs[name] for name in processes]
         backends = backend_pids(database_url)
 
@@ -926,6 +927,8 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
             }
             if workers:
                 cpu["workers"] = sum(group_cpu(proc.pid) for proc in workers)
+            if "mining" in procs:
+                cpu["mining"] = group_cpu(procs["mining"].pid)
             return cpu
 
         if args.churn:
@@ -1000,6 +1003,7 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
         commands = None
     cpu = {name: round(seconds * 1000 / moves, 2) for name, seconds in site["cpu"].items()}
     workers_cpu = cpu.pop("workers", None)
+    mining_cpu = cpu.pop("mining", None)
     cpu.pop("clients", None)
     cpu["total"] = round(sum(cpu.values()), 2)
     return {
@@ -1032,6 +1036,8 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
         # Not in the total (the server CPU is the web process's, PostgreSQL's and
         # Redis's): the scorings of the games that ended, per move played.
         "workers_cpu_ms_per_move": workers_cpu,
+        # Of which the niced mining worker's (finished games mined for puzzles).
+        "mining_cpu_ms_per_move": mining_cpu,
         "connect_failures": tally.connect_failures,
         "resyncs": tally.resyncs,
         "refused": tally.refused,

@@ -9,8 +9,9 @@ BEAT_SCHEDULE = {
         "task": "puzzles.prepare_tomorrow",
         "schedule": crontab(minute=17),
     },
-    # Training pool (issue 44): one self-play game mined per run and kind, on the bots queue
-    # (engine search waits behind bots), until the pool holds TOP_UP_TARGET puzzles.
+    # Training pool: one self-play game mined per run and kind, on the mining queue (its
+    # niced worker takes only CPU that bots and the web leave), until the pool holds
+    # TOP_UP_TARGET puzzles.
     "puzzles-top-up-topiary": {
         "task": "puzzles.top_up_pool",
         "schedule": crontab(minute="*/10"),

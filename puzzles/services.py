@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from django.db import connection, transaction
@@ -23,7 +24,7 @@ from django.utils.translation import ngettext
 
 from engine import puzzles as engine_puzzles
 from engine.errors import EngineError
-from games import engine_text
+from games import engine_text, thinking
 from kit import metrics
 from kit.text import sentence
 from puzzles.models import DailyPuzzle, PuzzleAttempt, PuzzleStreak
@@ -364,7 +365,8 @@ def game_puzzles_mine(*, game_id: int) -> int:
     if not humans:
         return 0
     stored = 0
-    for mined in mining.mine_record(game.record, sorted(humans)):
+    found = thinking.elsewhere(thinking.as_list, mining.mine_record, game.record, sorted(humans))
+    for mined in found:
         row = training_puzzle_add(
             mined,
             origin=TrainingPuzzle.Origin.GAME,
@@ -392,7 +394,8 @@ def self_play_mine(
 
     mined_count = stored = 0
     for index in range(start, start + games):
-        for mined in mining.mine_self_play(kind, seed, index, seats=seats, depths=depths):
+        play = partial(mining.mine_self_play, kind, seed, index, seats=seats, depths=depths)
+        for mined in thinking.elsewhere(play):
             mined_count += 1
             row = training_puzzle_add(
                 mined, origin=TrainingPuzzle.Origin.SELF_PLAY, seed=f"{seed}/{index}"

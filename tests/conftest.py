@@ -180,7 +180,7 @@ def asgi_server(server_env, server_logs):
 
 @pytest.fixture(scope="session")
 def _session_workers(server_env, server_logs):
-    """The Procfile's two workers, started once for every module that asks for them: a
+    """The Procfile's Celery workers, started once for every module that asks for them: a
     start and a warm shutdown cost seconds each, and 20-odd modules use workers. Only
     ``celery_worker`` has them consume; between its modules they sit idle."""
     holder = {"workers": None}
@@ -191,8 +191,8 @@ def _session_workers(server_env, server_logs):
 
 @pytest.fixture(scope="module")
 def celery_worker(_session_workers, server_env, server_logs):
-    """The real Celery workers (the Procfile's ``worker`` and ``bots``), consuming for
-    this module only.
+    """The real Celery workers (the Procfile's ``worker``, ``bots`` and ``mining``),
+    consuming for this module only.
 
     A worker consuming outside its module would also pick up tasks that other
     modules' tests queue on purpose and expect to stay queued (a game left

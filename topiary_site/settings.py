@@ -392,9 +392,10 @@ CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_ROUTES = {
     "games.tasks.bot_move": {"queue": "bots"},
     "analysis.tasks.analysis_run": {"queue": "bots"},
-    # Puzzle mining (issue 44) is engine search at low priority: behind bots as well.
-    "puzzles.mine_game": {"queue": "bots"},
-    "puzzles.top_up_pool": {"queue": "bots"},
+    # Puzzle mining is engine search nobody waits for: a queue and a niced worker (the
+    # Procfile's "mining") of its own, so it takes only CPU that bots and the web leave.
+    "puzzles.mine_game": {"queue": "mining"},
+    "puzzles.top_up_pool": {"queue": "mining"},
 }
 # BEAT_INTERVALS ("entry=seconds,...") makes entries run every so many seconds (tests).
 CELERY_BEAT_SCHEDULE = beat.with_intervals(beat.collect(LOCAL_APPS), env("BEAT_INTERVALS"))

@@ -22,6 +22,7 @@ from games.actions import action_run
 from games.models import Game
 from kit.socket_db import db_urgent
 from tests.games.conftest import every_player_moves, live_game
+from tests.support.servers import QUEUES
 from tests.support.tables import CORRESPONDENCE
 from topiary_site.celery import app as celery_app
 
@@ -45,10 +46,6 @@ def wait_for(game: Game, ready) -> Game:
             return game
         time.sleep(0.1)
     raise AssertionError(f"game {game.pk} stuck at ply {game.ply} ({game.status})")
-
-
-#: The broker queue each worker consumes (the Procfile's ``--queues``).
-QUEUES = {"worker": "celery", "bots": "bots"}
 
 
 @contextmanager

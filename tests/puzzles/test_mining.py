@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
 import time
 from pathlib import Path
@@ -15,14 +16,12 @@ from django.core.management import call_command
 
 from engine import topiary
 from engine.mining import MinedPuzzle
-from engine.rng import Rng
-from games import services as games_services
 from games.models import Game
 from puzzles import selectors, services
 from puzzles.models import TrainingPuzzle
+from tests.puzzles.conftest import played_game
 from tests.support.players import create_player
 from tests.support.puzzle_brute import topiary_brute
-from tests.support.tables import CORRESPONDENCE
 from topiary_site.celery import app
 
 pytestmark = [
@@ -50,25 +49,6 @@ def wait_for(worker, task: str, count: int, timeout: float = 300) -> list[str]:
     raise AssertionError(f"{task} not done {count} times:\n{worker.log()[-3000:]}")
 
 
-def played_game(users, move_seed: int) -> Game:
-    """A Topiary game between ``users`` played to its end by seeded random legal moves."""
-    game = games_services.game_create(
-        kind="topiary", players=users, options={}, rated=True, **CORRESPONDENCE
-    )
-    rng = Rng(move_seed)
-    while game.status == Game.Status.ACTIVE:
-        state = game.engine_state()
-        game = games_services.move_play(
-            game_id=game.pk,
-            user=users[state.to_move],
-            ply=game.ply,
-            move=rng.choice(state.legal_moves()),
-        )
-    games_services.game_score(game_id=game.pk)
-    game.refresh_from_db()
-    return game
-
-
 def test_a_scored_game_yields_proven_puzzles_through_the_worker(celery_worker):
     alice, bob = create_player("alice"), create_player("bob")
     game = played_game([alice, bob], move_seed=44)
@@ -76,6 +56,10 @@ def test_a_scored_game_yields_proven_puzzles_through_the_worker(celery_worker):
 
     # Scoring sent game_finished; its receiver queued the mining task for the worker.
     first = wait_for(celery_worker, "puzzles.mine_game", 1)[0]
+    # Mining ran in the mining worker, at the lowest CPU priority, never beside bot moves.
+    assert "puzzles.mine_game[" in celery_worker.mining.log()
+    assert "puzzles.mine_game[" not in celery_worker.bots.log()
+    assert os.getpriority(os.PRIO_PROCESS, celery_worker.mining.popen.pid) == 19
     stored = list(TrainingPuzzle.objects.filter(source_game=game).order_by("pk"))
     assert int(first) == len(stored) > 0
     users = {seat.index: seat.user_id for seat in game.seats.all()}

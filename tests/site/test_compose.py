@@ -19,7 +19,7 @@ def compose_command(service: dict) -> str:
 
 def test_each_app_service_runs_its_procfile_command():
     procfile = procfile_commands()
-    assert APP_SERVICES == set(procfile) == {"web", "worker", "bots", "beat"}
+    assert APP_SERVICES == set(procfile) == {"web", "worker", "bots", "mining", "beat"}
     for name in APP_SERVICES:
         assert compose_command(SERVICES[name]) == procfile[name], name
 

@@ -181,46 +181,58 @@ def start_like_make_run(
 
 
 #: The queue each of the Procfile's workers consumes (its ``--queues``).
-QUEUES = {"worker": "celery", "bots": "bots"}
+QUEUES = {"worker": "celery", "bots": "bots", "mining": "mining"}
 
 
 class Workers:
-    """The Procfile's two Celery workers: ``worker`` (scoring, clocks, tournaments) and
-    ``bots`` (bot moves, on their own queue), started, stopped and killed together."""
+    """The Procfile's Celery workers: ``worker`` (scoring, clocks, tournaments), ``bots``
+    (bot moves and analysis, on their own queue) and ``mining`` (puzzle mining, niced),
+    started, stopped and killed together."""
 
     def __init__(self, env: dict[str, str], log_dir: Path):
         self.env, self.log_dir = env, log_dir
         port = str(free_port())
-        self.worker = Process("worker", {**env, "PORT": port}, log_dir)
-        self.bots = Process("bots", {**env, "PORT": port}, log_dir)
-        self.worker.wait_for_log("ready.")
-        self.bots.wait_for_log("ready.")
+        self.procs = {kind: Process(kind, {**env, "PORT": port}, log_dir) for kind in QUEUES}
+        for proc in self.procs.values():
+            proc.wait_for_log("ready.")
+
+    @property
+    def worker(self) -> Process:
+        return self.procs["worker"]
+
+    @property
+    def bots(self) -> Process:
+        return self.procs["bots"]
+
+    @property
+    def mining(self) -> Process:
+        return self.procs["mining"]
 
     @contextmanager
     def down(self, kind: str) -> Iterator[None]:
-        """``kind``'s worker ("worker" or "bots") is stopped inside the block and a new one
-        (with a log of its own) is consuming after it."""
-        getattr(self, kind).stop()
+        """``kind``'s worker ("worker", "bots" or "mining") is stopped inside the block and a
+        new one (with a log of its own) is consuming after it."""
+        self.procs[kind].stop()
         try:
             yield
         finally:
             fresh = Process(kind, {**self.env, "PORT": str(free_port())}, self.log_dir)
             fresh.wait_for_log("ready.")
-            setattr(self, kind, fresh)
+            self.procs[kind] = fresh
 
     def log(self) -> str:
-        """Both workers' output (each part only grows, so counts in it only grow)."""
-        return self.worker.log() + self.bots.log()
+        """Every worker's output (each part only grows, so counts in it only grow)."""
+        return "".join(proc.log() for proc in self.procs.values())
 
     def alive(self) -> bool:
-        return self.worker.popen.poll() is None and self.bots.popen.poll() is None
+        return all(proc.popen.poll() is None for proc in self.procs.values())
 
     def nodes(self) -> dict[str, str]:
         """Each worker's Celery node name (the Procfile's ``--hostname``) and its queue."""
         host = socket.gethostname()
         return {
             f"{proc.kind}-{proc.env['PORT']}@{host}": QUEUES[proc.kind]
-            for proc in (self.worker, self.bots)
+            for proc in self.procs.values()
         }
 
     def pause(self, timeout: float = 30) -> bool:
@@ -233,8 +245,8 @@ class Workers:
         return self._consuming(True, timeout)
 
     def wait_idle(self, timeout: float = 60) -> None:
-        """Wait until both queues are empty and neither worker runs or holds a task (a
-        finished game's mining, say, queued by the test before)."""
+        """Wait until every queue is empty and no worker runs or holds a task (a finished
+        game's mining, say, queued by the test before)."""
         import redis
 
         client = redis.Redis.from_url(self.env["REDIS_URL"])
@@ -290,10 +302,10 @@ class Workers:
         return False
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 20) -> None:
-        """Both at once: each warm shutdown takes its seconds, and they need not queue."""
-        for proc in (self.worker, self.bots):
+        """All at once: each warm shutdown takes its seconds, and they need not queue."""
+        for proc in self.procs.values():
             proc.signal(sig)
-        for proc in (self.worker, self.bots):
+        for proc in self.procs.values():
             proc.wait_stopped(timeout)
 
     def kill(self) -> None:
@@ -306,22 +318,22 @@ class ModuleWorkers:
 
     def __init__(self, workers: Workers):
         self._workers = workers
-        self._seen = [(proc, len(proc.log())) for proc in (workers.worker, workers.bots)]
+        self._seen = [(proc, len(proc.log())) for proc in workers.procs.values()]
 
     def _since(self, proc: Process) -> str:
         start = next((seen for known, seen in self._seen if known is proc), 0)
         return proc.log()[start:]
 
     def log(self) -> str:
-        """Both workers' output in this module (each part only grows)."""
-        return self._since(self._workers.worker) + self._since(self._workers.bots)
+        """Every worker's output in this module (each part only grows)."""
+        return "".join(self._since(proc) for proc in self._workers.procs.values())
 
     def __getattr__(self, name):
         return getattr(self._workers, name)
 
 
 def start_worker(env: dict[str, str], log_dir: Path) -> Workers:
-    """Start both Celery workers and wait until they are consuming."""
+    """Start the Celery workers and wait until they are consuming."""
     return Workers(env, log_dir)
 
 
