@@ -905,8 +905,10 @@ def run_size(args, root: Path, games: int, web_count: int = 1) -> dict:
         for each, web in zip(ports, webs, strict=True):
             wait_listening(each, web)
         wait_listening(echo_port, echo)
+        # Beat says nothing when ready; mining runs niced in the background and may take
+        # a while to start on a busy machine, while the games need it for nothing.
         for name in processes:
-            if name != "beat":
+            if name not in ("beat", "mining"):
                 wait_ready(args.logs, name)
         web_pids = [web.pid for web in webs]
         # The workers (scoring, bots, mining) and beat: reported beside the server CPU per

@@ -137,6 +137,10 @@ def redis_url() -> str:
     return url
 
 
+#: The mining worker's nice value in the tests (production's default: 19, the Procfile).
+TEST_MINING_NICE = 10
+
+
 @pytest.fixture(scope="session")
 def server_env(django_db_setup, django_db_blocker, postgres_url, redis_url):
     """Environment for server processes: the test database and the test Redis."""
@@ -151,6 +155,9 @@ def server_env(django_db_setup, django_db_blocker, postgres_url, redis_url):
         "REDIS_URL": redis_url,
         "DEBUG": "1",
         "PYTHONUNBUFFERED": "1",
+        # Niced, but less than production's 19: on two cores that a suite with its servers
+        # and Chromium can fill, a worker at 19 may take minutes just to start.
+        "MINING_NICE": str(TEST_MINING_NICE),
     }
     # Every server is stopped by now, but PostgreSQL may not have ended their
     # sessions yet, and a lingering one would stop the test database being dropped.

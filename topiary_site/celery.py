@@ -15,10 +15,16 @@ app.autodiscover_tasks()
 
 # Operations (issue 23): task run time and queue lag for /metrics, and beat's heartbeat
 # for /health/ (beat notes each task it sends; only the beat process connects this).
-from celery.signals import beat_init, before_task_publish, worker_process_init  # noqa: E402
+from celery.signals import (  # noqa: E402
+    beat_init,
+    before_task_publish,
+    worker_init,
+    worker_process_init,
+)
 
 import kit.heap as heap  # noqa: E402
 import kit.metrics as metrics  # noqa: E402
+import kit.priority as priority  # noqa: E402
 import topiary_site.beat as beat  # noqa: E402
 
 metrics.connect_celery_signals()
@@ -28,6 +34,13 @@ metrics.connect_celery_signals()
 def _beat_notes_what_it_sends(**_):
     before_task_publish.connect(beat.note_sent, weak=False)
     beat.note_sent()
+
+
+@worker_init.connect(weak=False)
+def _niced_worker_stays_niced(**_):
+    """The ``mining`` worker runs under ``nice -n 19``; with autogroups that needs its
+    session's group niced too (kit.priority)."""
+    priority.autogroup_follows_nice()
 
 
 @worker_process_init.connect(weak=False)

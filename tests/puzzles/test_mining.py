@@ -59,7 +59,14 @@ def test_a_scored_game_yields_proven_puzzles_through_the_worker(celery_worker):
     # Mining ran in the mining worker, at the lowest CPU priority, never beside bot moves.
     assert "puzzles.mine_game[" in celery_worker.mining.log()
     assert "puzzles.mine_game[" not in celery_worker.bots.log()
-    assert os.getpriority(os.PRIO_PROCESS, celery_worker.mining.popen.pid) == 19
+    niced = int(celery_worker.env["MINING_NICE"])
+    assert niced > 0 and os.getpriority(os.PRIO_PROCESS, celery_worker.mining.popen.pid) == niced
+    # Where the kernel groups processes by session, the worker's group is niced as well.
+    autogroup = Path(f"/proc/{celery_worker.mining.popen.pid}/autogroup")
+    if autogroup.exists():
+        assert autogroup.read_text().split()[-2:] == ["nice", str(niced)]
+        bots = Path(f"/proc/{celery_worker.bots.popen.pid}/autogroup").read_text()
+        assert bots.split()[-2:] == ["nice", "0"]
     stored = list(TrainingPuzzle.objects.filter(source_game=game).order_by("pk"))
     assert int(first) == len(stored) > 0
     users = {seat.index: seat.user_id for seat in game.seats.all()}

@@ -24,6 +24,13 @@ def test_each_app_service_runs_its_procfile_command():
         assert compose_command(SERVICES[name]) == procfile[name], name
 
 
+def test_mining_takes_only_the_cpu_the_others_leave():
+    # nice orders processes inside one container only; between containers the weight does.
+    assert SERVICES["mining"]["cpu_shares"] < 100
+    assert all("cpu_shares" not in SERVICES[name] for name in APP_SERVICES - {"mining"})
+    assert compose_command(SERVICES["mining"]).startswith("nice -n ${MINING_NICE:-19} ")
+
+
 def test_databases_have_health_checks_and_the_apps_wait_for_them():
     for name in ("postgres", "redis"):
         assert SERVICES[name]["healthcheck"]["test"]
