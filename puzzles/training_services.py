@@ -38,7 +38,12 @@ PUZZLE_MAX_CHANGE = 15.0
 
 
 class RunRefused(ValueError):
-    """An answer a run cannot take (over, not the run's puzzle, not the runner's)."""
+    """An answer a run cannot take (over, not the run's puzzle, not the runner's); ``code``
+    names which for programs, as the API's refusals do: ``finished``, ``stale``, ``not_found``."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
 
 
 @dataclass(frozen=True)
@@ -198,11 +203,11 @@ def training_run_finish(*, run: TrainingRun) -> TrainingRun:
 def _locked_run(run: TrainingRun, *, user, puzzle: TrainingPuzzle) -> TrainingRun:
     locked = TrainingRun.objects.select_for_update().get(pk=run.pk)
     if locked.user_id != user.pk:
-        raise RunRefused(_("This run is not yours."))
+        raise RunRefused("not_found", _("This run is not yours."))
     if locked.ended_at is not None:
-        raise RunRefused(_("This run is over."))
+        raise RunRefused("finished", _("This run is over."))
     if locked.current_id != puzzle.pk:
-        raise RunRefused(_("This is not the run's current puzzle."))
+        raise RunRefused("stale", _("This is not the run's current puzzle."))
     return locked
 
 
