@@ -118,7 +118,7 @@ class RunGiveUpIn(StrictIn):
 
 
 class RunSubmissionIn(RunGiveUpIn, PuzzleSubmissionIn):
-    pass
+    """An answer to a run's current puzzle: which puzzle, and a complete line for it."""
 
 
 # --------------------------------------------------------------------------- errors

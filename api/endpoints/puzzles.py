@@ -13,6 +13,7 @@ from api.endpoints.setup import ApiError, _reader, _require, token_auth
 from api.models import Scope
 from api.schemas import (
     ALWAYS,
+    PLAY,
     QUERY,
     PuzzleOut,
     PuzzleSubmissionIn,
@@ -148,11 +149,12 @@ def training_play(request: HttpRequest, puzzle_id: int, body: PuzzleSubmissionIn
     "/puzzles/training/{puzzle_id}/submit",
     auth=token_auth,
     tags=["puzzles"],
-    response=answers(TrainingVerdictOut, (400, 401, 403, 404, 429)),
+    response=answers(TrainingVerdictOut, PLAY),
 )
 def training_submit(request: HttpRequest, puzzle_id: int, body: PuzzleSubmissionIn):
     """Answer a training puzzle with a complete line (``puzzle:write``): the first answer is a
-    rated game against the puzzle (both ratings move), later ones are practice."""
+    rated game against the puzzle (both ratings move), later ones are practice. 409
+    ``not_allowed`` while it is the current puzzle of an open run of yours."""
     user = _require(request, Scope.PUZZLE_WRITE)
     try:
         verdict = training_services.training_attempt_submit(
@@ -160,6 +162,8 @@ def training_submit(request: HttpRequest, puzzle_id: int, body: PuzzleSubmission
         )
     except puzzle_services.SubmissionRefused as refusal:
         raise ApiError("bad_request", str(refusal)) from None
+    except training_services.RunRefused as refusal:
+        raise ApiError(refusal.code, str(refusal)) from None
     return training_verdict_json(verdict)
 
 
@@ -167,13 +171,19 @@ def training_submit(request: HttpRequest, puzzle_id: int, body: PuzzleSubmission
     "/puzzles/training/{puzzle_id}/give-up",
     auth=token_auth,
     tags=["puzzles"],
-    response=answers(TrainingVerdictOut, (401, 403, 404, 429)),
+    response=answers(TrainingVerdictOut, (401, 403, 404, 409, 429)),
 )
 def training_give_up(request: HttpRequest, puzzle_id: int):
     """Give up a training puzzle and get one optimal line (``puzzle:write``); a first attempt
-    counts as a rated loss."""
+    counts as a rated loss. 409 ``not_allowed`` while it is the current puzzle of an open run
+    of yours (the line would be seen before the run's answer)."""
     user = _require(request, Scope.PUZZLE_WRITE)
-    verdict = training_services.training_give_up(puzzle=training_puzzle_of(puzzle_id), user=user)
+    try:
+        verdict = training_services.training_give_up(
+            puzzle=training_puzzle_of(puzzle_id), user=user
+        )
+    except training_services.RunRefused as refusal:
+        raise ApiError(refusal.code, str(refusal)) from None
     return training_verdict_json(verdict)
 
 

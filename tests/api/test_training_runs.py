@@ -173,6 +173,25 @@ def test_a_resent_answer_counts_once(client, pool, make_player, make_token):
     assert _snapshot(runner) == counted
 
 
+def test_a_runs_puzzle_is_answered_in_the_run_not_beside_it(client, pool, make_player, make_token):
+    """Giving up a run's puzzle on the stream's endpoints would show its line, then solve it
+    in the run for a free point: refused while the run is open."""
+    runner = make_player()
+    api = Api(client, make_token(runner, "puzzle:write")[1])
+    run = api.post("/puzzles/runs", {"mode": "streak"}).json()
+    puzzle = run["puzzle"]
+    before = _snapshot(runner)
+    peek = api.post(f"/puzzles/training/{puzzle['id']}/give-up")
+    assert peek.status_code == 409 and peek.json()["code"] == "not_allowed"
+    body = {"seat": puzzle["seat"], "moves": _answer(run)["moves"]}
+    aside = api.post(f"/puzzles/training/{puzzle['id']}/submit", body)
+    assert aside.status_code == 409 and aside.json()["code"] == "not_allowed"
+    assert _snapshot(runner) == before
+    # Once the run is over (here: given up in it), the puzzle is the stream's like any other.
+    api.post(f"/puzzles/runs/{run['id']}/give-up", {"puzzle": puzzle["id"]})
+    assert api.post(f"/puzzles/training/{puzzle['id']}/submit", body).json()["solved"] is True
+
+
 def test_runs_need_the_puzzle_write_scope_and_a_known_mode(client, pool, make_player, make_token):
     ann = make_player()
     run = Api(client, make_token(ann, "puzzle:write")[1]).post("/puzzles/runs", {"mode": "storm"})
