@@ -3,7 +3,12 @@ answer the run cannot take (stale, resent, late, another's) changes nothing."""
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
+from django.db import connection
+from django.test import Client
 
 from api.schemas import RunOut, RunVerdictOut, TrainingPuzzleOut
 from puzzles.models import TrainingAttempt, TrainingPuzzle, TrainingRun
@@ -171,6 +176,29 @@ def test_a_resent_answer_counts_once(client, pool, make_player, make_token):
     counted = _snapshot(runner)
     assert api.post(f"/puzzles/runs/{run['id']}/give-up", give_up).status_code == 409
     assert _snapshot(runner) == counted
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_answer_sent_twice_at_once_counts_once(make_player, make_token):
+    training_pool(range(900, 1900, 20))
+    runner = make_player()
+    _, secret = make_token(runner, "puzzle:write")
+    run = Api(Client(), secret).post("/puzzles/runs", {"mode": "storm"}).json()
+    body = _answer(run)
+    both_ready = threading.Barrier(2)
+
+    def send(_):
+        both_ready.wait()
+        try:
+            return Api(Client(), secret).post(f"/puzzles/runs/{run['id']}/submit", body)
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(2) as senders:
+        answers = list(senders.map(send, range(2)))
+    assert sorted(answer.status_code for answer in answers) == [200, 409]
+    assert TrainingRun.objects.get(pk=run["id"]).score == 1
+    assert TrainingAttempt.objects.filter(user=runner).count() == 1
 
 
 def test_a_runs_puzzle_is_answered_in_the_run_not_beside_it(client, pool, make_player, make_token):
