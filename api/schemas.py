@@ -9,12 +9,13 @@ whole or not are ``int | float``, so a whole one is sent as it was (``3``, not `
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from ninja import Field, Schema
 from pydantic import ConfigDict
 
 from engine.games import GAMES, all_games
+from puzzles.models import TrainingRun
 from ratings.models import PUZZLE
 
 
@@ -100,6 +101,24 @@ class BotsIn(StrictIn):
 class PuzzleSubmissionIn(StrictIn):
     seat: int
     moves: list[str]
+
+
+class RunIn(StrictIn):
+    mode: Literal[tuple(TrainingRun.Mode.values)] = Field(
+        description="streak: puzzles a step harder after each solve, until the first mistake; "
+        "storm: as many as you solve before the deadline, each mistake bringing it closer"
+    )
+
+
+class RunGiveUpIn(StrictIn):
+    puzzle: int = Field(
+        description="the id of the run's current puzzle (as a move's ply): an answer to any "
+        "other is refused (409 stale), so a resent answer counts once"
+    )
+
+
+class RunSubmissionIn(RunGiveUpIn, PuzzleSubmissionIn):
+    """An answer to a run's current puzzle: which puzzle, and a complete line for it."""
 
 
 # --------------------------------------------------------------------------- errors
@@ -303,6 +322,33 @@ class TrainingProgressOut(Schema):
 class TrainingVerdictOut(VerdictOut):
     puzzle_rating_before: float | None
     puzzle_rating_after: float | None
+
+
+class RunOut(Schema):
+    id: int
+    mode: str = Field(description="streak or storm")
+    score: int = Field(description="puzzles solved in the run")
+    mistakes: int
+    over: bool
+    deadline: str | None = Field(
+        description="storm: when time is up on the server's clock (ISO 8601), each mistake "
+        "bringing it closer; an answer arriving after it is not judged. Null for a streak"
+    )
+    seconds_left: float | None = Field(
+        description="storm: seconds to the deadline when this was sent (0 once over); null "
+        "for a streak"
+    )
+    puzzle: TrainingPuzzleOut | None = Field(
+        description="the puzzle to answer now; null once the run is over"
+    )
+
+
+class RunVerdictOut(TrainingVerdictOut):
+    late: bool = Field(
+        description="storm: the answer reached the server after the deadline; it was not "
+        "judged (score null) and the run is over"
+    )
+    run: RunOut = Field(description="the run after this answer, with its next puzzle")
 
 
 class ScheduledOut(Schema):

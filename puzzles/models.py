@@ -215,6 +215,14 @@ class TrainingRun(models.Model):
     def __str__(self) -> str:
         return f"{self.get_mode_display()} of {self.user}: {self.score}"
 
+    def seconds_left(self, now: datetime.datetime) -> float | None:
+        """Storm: seconds from ``now`` to the deadline (0 once over); None for a streak."""
+        if self.deadline is None:
+            return None
+        if self.ended_at is not None:
+            return 0.0
+        return max(0.0, (self.deadline - now).total_seconds())
+
 
 class TrainingAttempt(RatedAttempt):
     """One answer (or give-up) at a training puzzle; a user's first one per puzzle is rated."""

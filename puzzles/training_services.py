@@ -38,7 +38,13 @@ PUZZLE_MAX_CHANGE = 15.0
 
 
 class RunRefused(ValueError):
-    """An answer a run cannot take (over, not the run's puzzle, not the runner's)."""
+    """An answer a run cannot take (over, not the run's puzzle, not the runner's), or one
+    outside a run to a puzzle an open run holds; ``code`` names which for programs, as the
+    API's refusals do: ``finished``, ``stale``, ``not_found``, ``not_allowed``."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
 
 
 @dataclass(frozen=True)
@@ -88,7 +94,8 @@ def training_attempt_submit(
     """Judge a complete line through the engine and keep it; rated if it is the first attempt.
 
     ``run``: the Streak or Storm run the answer belongs to (it must be the run's current
-    puzzle). SubmissionRefused / RunRefused store and move nothing.
+    puzzle; without one, the puzzle must not be an open run's current one).
+    SubmissionRefused / RunRefused store and move nothing.
     """
     moves, score = training_grade(puzzle, submission)
     return _attempt(puzzle=puzzle, user=user, run=run, moves=moves, score=score)
@@ -104,6 +111,8 @@ def _attempt(*, puzzle, user, run, moves, score) -> TrainingVerdict:
     solved = not gave_up and score >= puzzle.optimum
     now = timezone.now()
     with transaction.atomic():
+        if run is None:
+            _refuse_if_in_open_run(user=user, puzzle=puzzle, now=now)
         locked_run = _locked_run(run, user=user, puzzle=puzzle) if run is not None else None
         if locked_run is not None and _late(locked_run, now):
             # Not judged: the run ends at its deadline, whatever the answer was.
@@ -198,12 +207,20 @@ def training_run_finish(*, run: TrainingRun) -> TrainingRun:
 def _locked_run(run: TrainingRun, *, user, puzzle: TrainingPuzzle) -> TrainingRun:
     locked = TrainingRun.objects.select_for_update().get(pk=run.pk)
     if locked.user_id != user.pk:
-        raise RunRefused(_("This run is not yours."))
+        raise RunRefused("not_found", _("This run is not yours."))
     if locked.ended_at is not None:
-        raise RunRefused(_("This run is over."))
+        raise RunRefused("finished", _("This run is over."))
     if locked.current_id != puzzle.pk:
-        raise RunRefused(_("This is not the run's current puzzle."))
+        raise RunRefused("stale", _("This is not the run's current puzzle."))
     return locked
+
+
+def _refuse_if_in_open_run(*, user, puzzle: TrainingPuzzle, now: datetime.datetime) -> None:
+    """A run's current puzzle is answered in the run: a give-up outside it would show the
+    line, then solved in the run (a free point on the boards)."""
+    open_runs = TrainingRun.objects.filter(user=user, current=puzzle, ended_at__isnull=True)
+    if open_runs.exclude(deadline__lt=now).exists():
+        raise RunRefused("not_allowed", _("This puzzle is in your open run: answer it there."))
 
 
 def _late(run: TrainingRun, now: datetime.datetime) -> bool:

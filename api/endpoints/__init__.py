@@ -8,10 +8,21 @@ for the caller's seat (or the spectators' view): the same builder as the socket 
 are a Router of their own module, added here in the order their URLs are matched.
 """
 
-from api.endpoints import account, games, play, puzzles, streaming, tables, tournaments, users
+from api.endpoints import (
+    account,
+    games,
+    play,
+    puzzles,
+    runs,
+    streaming,
+    tables,
+    tournaments,
+    users,
+)
 from api.endpoints.setup import api
 
-for area in (account, users, games, streaming, play, tables, puzzles, tournaments):
+# Runs before puzzles, whose "/puzzles/{date}" would take "runs" for a date.
+for area in (account, users, games, streaming, play, tables, runs, puzzles, tournaments):
     api.add_router("", area.router)
 
 __all__ = ["api"]

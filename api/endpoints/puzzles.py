@@ -13,6 +13,7 @@ from api.endpoints.setup import ApiError, _reader, _require, token_auth
 from api.models import Scope
 from api.schemas import (
     ALWAYS,
+    PLAY,
     QUERY,
     PuzzleOut,
     PuzzleSubmissionIn,
@@ -85,6 +86,11 @@ def training_next(
     puzzle, own = training_selectors.stream_next(user=user, rating=rating, choice=choice)
     if puzzle is None:
         raise ApiError("not_found", _("no puzzle left for you with these options"))
+    return training_puzzle_json(puzzle, own=own)
+
+
+def training_puzzle_json(puzzle: TrainingPuzzle, *, own: bool) -> dict:
+    """A training puzzle to answer (``TrainingPuzzleOut``): never its line."""
     start = training_progress(puzzle, {"seat": puzzle.seat, "moves": []})
     return {
         "id": puzzle.pk,
@@ -102,14 +108,14 @@ def training_next(
     }
 
 
-def _training_puzzle(puzzle_id: int) -> TrainingPuzzle:
+def training_puzzle_of(puzzle_id: int) -> TrainingPuzzle:
     puzzle = TrainingPuzzle.objects.filter(pk=puzzle_id).first()
     if puzzle is None:
         raise ApiError("not_found", _("no training puzzle %(id)s") % {"id": puzzle_id})
     return puzzle
 
 
-def _training_verdict_json(verdict) -> dict:
+def training_verdict_json(verdict) -> dict:
     return _verdict_json(verdict) | {
         "puzzle_rating_before": verdict.puzzle_rating_before,
         "puzzle_rating_after": verdict.puzzle_rating_after,
@@ -128,7 +134,7 @@ def training_play(request: HttpRequest, puzzle_id: int, body: PuzzleSubmissionIn
     nothing is stored and the answer is not revealed."""
     _require(request, Scope.PUZZLE_WRITE)
     try:
-        progress = training_progress(_training_puzzle(puzzle_id), body.model_dump())
+        progress = training_progress(training_puzzle_of(puzzle_id), body.model_dump())
     except puzzle_services.SubmissionRefused as refusal:
         raise ApiError("bad_request", str(refusal)) from None
     return {
@@ -143,33 +149,42 @@ def training_play(request: HttpRequest, puzzle_id: int, body: PuzzleSubmissionIn
     "/puzzles/training/{puzzle_id}/submit",
     auth=token_auth,
     tags=["puzzles"],
-    response=answers(TrainingVerdictOut, (400, 401, 403, 404, 429)),
+    response=answers(TrainingVerdictOut, PLAY),
 )
 def training_submit(request: HttpRequest, puzzle_id: int, body: PuzzleSubmissionIn):
     """Answer a training puzzle with a complete line (``puzzle:write``): the first answer is a
-    rated game against the puzzle (both ratings move), later ones are practice."""
+    rated game against the puzzle (both ratings move), later ones are practice. 409
+    ``not_allowed`` while it is the current puzzle of an open run of yours."""
     user = _require(request, Scope.PUZZLE_WRITE)
     try:
         verdict = training_services.training_attempt_submit(
-            puzzle=_training_puzzle(puzzle_id), user=user, submission=body.model_dump()
+            puzzle=training_puzzle_of(puzzle_id), user=user, submission=body.model_dump()
         )
     except puzzle_services.SubmissionRefused as refusal:
         raise ApiError("bad_request", str(refusal)) from None
-    return _training_verdict_json(verdict)
+    except training_services.RunRefused as refusal:
+        raise ApiError(refusal.code, str(refusal)) from None
+    return training_verdict_json(verdict)
 
 
 @router.post(
     "/puzzles/training/{puzzle_id}/give-up",
     auth=token_auth,
     tags=["puzzles"],
-    response=answers(TrainingVerdictOut, (401, 403, 404, 429)),
+    response=answers(TrainingVerdictOut, (401, 403, 404, 409, 429)),
 )
 def training_give_up(request: HttpRequest, puzzle_id: int):
     """Give up a training puzzle and get one optimal line (``puzzle:write``); a first attempt
-    counts as a rated loss."""
+    counts as a rated loss. 409 ``not_allowed`` while it is the current puzzle of an open run
+    of yours (the line would be seen before the run's answer)."""
     user = _require(request, Scope.PUZZLE_WRITE)
-    verdict = training_services.training_give_up(puzzle=_training_puzzle(puzzle_id), user=user)
-    return _training_verdict_json(verdict)
+    try:
+        verdict = training_services.training_give_up(
+            puzzle=training_puzzle_of(puzzle_id), user=user
+        )
+    except training_services.RunRefused as refusal:
+        raise ApiError(refusal.code, str(refusal)) from None
+    return training_verdict_json(verdict)
 
 
 @router.get("/puzzles/{date}", tags=["puzzles"], response=answers(PuzzleOut, QUERY))

@@ -21,7 +21,7 @@ ERROR_STATUSES = {400, 401, 403, 404, 409, 429}
 ERROR_SCHEMA = {"$ref": "#/components/schemas/ErrorOut"}
 #: A value for each path parameter, so every endpoint can be called.
 SAMPLE = {"game_id": "999999", "tournament_id": "999999", "username": "nobody", "kind": "topiary"}
-SAMPLE["puzzle_id"] = "999999"
+SAMPLE["puzzle_id"] = SAMPLE["run_id"] = "999999"
 SAMPLE["date"] = "2026-01-01"
 
 

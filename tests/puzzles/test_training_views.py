@@ -55,3 +55,15 @@ def test_a_storm_page_counts_down_from_the_servers_deadline(client):
     assert client.get(started.url).status_code == 404
     refused = client.post(data["urls"]["give_up"], {}, content_type="application/json")
     assert refused.status_code == 404
+
+
+def test_a_runs_puzzle_cannot_be_given_up_beside_the_run(client):
+    """The stream's give-up would show the line of the run's puzzle, to be solved in the run."""
+    training_pool(range(900, 1900, 50))
+    runner = create_player("magpie")
+    client.force_login(runner)
+    client.post(reverse("puzzles:streak"))
+    run = TrainingRun.objects.get(user=runner)
+    beside = client.post(reverse("puzzles:train_give_up", args=[run.current_id]))
+    assert beside.status_code == 400 and "open run" in beside.json()["error"]
+    assert not run.current.attempts.exists()
