@@ -193,8 +193,13 @@ class Workers:
         self.env, self.log_dir = env, log_dir
         port = str(free_port())
         self.procs = {kind: Process(kind, {**env, "PORT": port}, log_dir) for kind in QUEUES}
-        for proc in self.procs.values():
-            proc.wait_for_log("ready.")
+        try:
+            for proc in self.procs.values():
+                proc.wait_for_log("ready.")
+        except BaseException:
+            # One that never got ready must not leave the others consuming after the run.
+            self.kill()
+            raise
 
     @property
     def worker(self) -> Process:
