@@ -217,6 +217,7 @@ def main() -> None:
                 "games": args.games,
                 "think_s": args.think,
                 "replies": summary([seconds for seconds, _ in replies]),
+                "every_reply_s": [round(seconds, 3) for seconds, _ in replies],
                 "by_decisions": {
                     str(n): summary([seconds for seconds, d in replies if d == n])
                     for n in sorted({d for _, d in replies})
