@@ -1,13 +1,17 @@
-"""Honest ratings for the house bot levels: a round robin of 2-player Topiary games on
-seeded deals from both seats, rated by a maximum-likelihood Elo fit with error bars.
+"""Honest ratings for the house bot levels: a round robin of 2-player games (Topiary or
+Wizards' Garden) on seeded deals from both seats, rated by a maximum-likelihood Elo fit with
+error bars.
 
     .venv/bin/python bench/levels.py --jobs 3
     .venv/bin/python bench/levels.py --entries random,greedy,strong@2000,strong@8000 --games 40
     .venv/bin/python bench/levels.py --refit run.json more-greedy-master.json
+    .venv/bin/python bench/levels.py --game wizards-garden --rate
 
 Entries are bench/match.py lineup entries; ``LEVEL@N`` caps a searching level at ``N``
-iterations a decision, the work its time budget buys on a quiet core (``ITERATIONS``,
-measured with ``--rate``), so the ratings do not depend on how loaded the machine is.
+iterations (Wizards' Garden: search nodes) a decision, the work its time budget buys on a
+core (``ITERATIONS``, from the rate ``--rate`` measures in CPU time), so the ratings do not
+depend on how loaded the machine is. A level a game does not define plays as its stand-in
+(``engine.bots.STAND_IN``: Wizards' Garden's master is its strong search with master's time).
 Neighbouring entries (in the order given) play ``--games`` games, the others
 ``--far-games``: those are lopsided and cost most where a searching level plays.
 
@@ -36,14 +40,21 @@ from bench.machine import describe
 from bench.match import one_game, wilson
 from engine import bots
 
-#: Iterations a decision of each searching level runs in its ``engine.bots.SECONDS`` of CPU:
-#: the strong search's rate over the play-phase decisions of seeded games, 77,400 iterations
-#: a CPU second (``--rate``; docs/BENCHMARKS.md, "Levels").
-RATE = 77_400
-ITERATIONS = {level: int(round(seconds * RATE, -2)) for level, seconds in bots.SECONDS.items()}
+#: The strong search's work per CPU second over the decisions of seeded games (``--rate``;
+#: docs/BENCHMARKS.md, "Levels"): Topiary iterations (play phase), Wizards' Garden nodes.
+RATE = {"topiary": 77_400, "wizards-garden": 23_100_000}
+#: Iterations (nodes) a decision of each searching level runs in its ``engine.bots.SECONDS``.
+ITERATIONS = {
+    game: {level: int(round(seconds * rate, -2)) for level, seconds in bots.SECONDS.items()}
+    for game, rate in RATE.items()
+}
 ANCHOR = ("greedy", 1500.0)
-DEFAULT_ENTRIES = ("random", "greedy", f"strong@{ITERATIONS['strong']}",
-                   f"master@{ITERATIONS['master']}")  # fmt: skip
+
+
+def default_entries(game: str) -> list[str]:
+    """Every house level, the searching ones at the iterations of their seconds."""
+    caps = ITERATIONS[game]
+    return [level if level not in caps else f"{level}@{caps[level]}" for level in bots.LEVELS]
 
 
 def fit(results: dict[tuple[str, str], tuple[float, float]], anchor=ANCHOR):
@@ -109,38 +120,47 @@ def _inverse(matrix: list[list[float]]) -> list[list[float]]:
     return [row[n:] for row in rows]
 
 
-def rate(views_from: int = 4) -> dict:
-    """The strong search's CPU cost over every other play-phase decision of ``views_from``
-    seeded greedy games, at 2,000 and 16,000 iterations: iterations per CPU second beyond
-    the fixed cost of a decision (what ``RATE`` holds), and that fixed cost."""
-    from engine import topiary
+#: The two caps ``rate`` times a decision at, per game: both well inside what a time budget
+#: buys, neither reached by a search that ends early.
+RATE_CAPS = {"topiary": (2_000, 16_000), "wizards-garden": (500_000, 4_000_000)}
+
+
+def rate(game: str, views_from: int = 4) -> dict:
+    """The strong search's CPU cost over every other decision (Topiary: of the play phase)
+    of ``views_from`` seeded greedy games at two caps: iterations (nodes) per CPU second
+    beyond the fixed cost of a decision (what ``RATE`` holds), and that fixed cost."""
+    from engine.games import game_module
     from engine.rng import Rng
 
     views = []
     for seed in range(views_from):
-        played = bots.play_game(topiary, ["greedy", "greedy"], seed=9000 + seed)
+        played = bots.play_game(game_module(game), ["greedy", "greedy"], seed=9000 + seed)
         state = played.initial
         for move in played.moves:
-            if state.phase != "draft":
+            if getattr(state, "phase", None) != "draft":
                 views.append(state.view(state.to_move))
             state = state.apply(move)
     views = views[::2]
+    low, high = RATE_CAPS[game]
     seconds = {}
-    for iterations in (2000, 16000):
+    for iterations in (low, high):
         start = time.process_time()
         for i, view in enumerate(views):
             bots.choose_move(view, "strong", rng=Rng(i), iterations=iterations)
         seconds[iterations] = (time.process_time() - start) / len(views)
-    per_iteration = (seconds[16000] - seconds[2000]) / 14000
+    per_iteration = (seconds[high] - seconds[low]) / (high - low)
     return {
+        "game": game,
+        "decisions": len(views),
         "iterations_per_cpu_second": round(1 / per_iteration),
-        "fixed_ms_per_decision": round(1000 * (seconds[2000] - 2000 * per_iteration), 1),
+        "fixed_ms_per_decision": round(1000 * (seconds[low] - low * per_iteration), 1),
     }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--entries", default=",".join(DEFAULT_ENTRIES))
+    parser.add_argument("--game", choices=sorted(RATE), default="topiary")
+    parser.add_argument("--entries", help="lineup entries (default: every level at its seconds)")
     parser.add_argument("--games", type=int, default=40, help="games between neighbours")
     parser.add_argument("--far-games", type=int, default=10, help="games between the others")
     parser.add_argument("--seed", type=int, default=5000, help="first deal's seed")
@@ -156,12 +176,12 @@ def main() -> None:
     )
     options = parser.parse_args()
     if options.rate:
-        print(json.dumps({**rate(), "machine": describe()}))
+        print(json.dumps({**rate(options.game), "machine": describe()}))
         return
     if options.refit:
         print(json.dumps(_refit(options.refit, options), indent=1))
         return
-    entries = options.entries.split(",")
+    entries = options.entries.split(",") if options.entries else default_entries(options.game)
     pairs = sorted(
         itertools.combinations(range(len(entries)), 2),
         key=lambda pair: (pair[1] - pair[0] > 1, pair[1], pair[0]),
@@ -172,7 +192,8 @@ def main() -> None:
         for i, j in pairs:
             games = options.games if j - i == 1 else options.far_games
             lineup = [entries[i], entries[j]]
-            tasks = [("topiary", lineup, k, options.seed, None, None, None) for k in range(games)]
+            tasks = [(options.game, lineup, k, options.seed, None, None, None)
+                     for k in range(games)]  # fmt: skip
             wins = dict.fromkeys(lineup, 0.0)
             for result in pool.map(one_game, tasks):
                 for name, share in result["wins"].items():
@@ -200,13 +221,14 @@ def _refit(paths: list[Path], options) -> dict:
             a_wins, b_wins = b_wins, a_wins
         before = results.get(key, (0.0, 0.0))
         results[key] = (before[0] + a_wins, before[1] + b_wins)
-    options.seed = run["first_seed"]
+    options.seed, options.game = run["first_seed"], run.get("game", "topiary")
     return _summary(results, run["entries"], options, run["seconds"])
 
 
 def _summary(results, entries, options, seconds: float) -> dict:
     ratings = fit(results) if any(ANCHOR[0] in pair for pair in results) else {}
     return {
+        "game": options.game,
         "entries": entries,
         "first_seed": options.seed,
         "seconds": round(seconds, 1),

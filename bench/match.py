@@ -127,7 +127,12 @@ def main() -> None:
     )
     parser.add_argument("--seed", type=int, default=1000, help="first deal's seed")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
-    parser.add_argument("--json", type=Path, help="also write the summary here")
+    parser.add_argument(
+        "--json", type=Path, help="also write the summary (and every game) here after each game"
+    )
+    parser.add_argument(
+        "--resume", action="store_true", help="keep the games --json holds, play the rest"
+    )
     parser.add_argument(
         "--old-engine", help="checkout whose engine plays the old-LEVEL seats (old-greedy ...)"
     )
@@ -137,51 +142,74 @@ def main() -> None:
         if options.game != "topiary" or not options.old_engine:
             parser.error("old-LEVEL seats need topiary and --old-engine DIR")
         old_engine.load(str(Path(options.old_engine).resolve()))
-    names = entry_names(levels)
-    tasks = [
-        (
-            options.game,
-            levels,
-            i,
-            options.seed,
-            options.budget,
-            options.iterations,
-            options.old_engine and str(Path(options.old_engine).resolve()),
-        )
-        for i in range(options.games)
-    ]
-    start = time.perf_counter()
-    wins = dict.fromkeys(names, 0.0)
-    totals = dict.fromkeys(names, 0)
-    strong_seconds: list[float] = []
-    with ProcessPoolExecutor(max_workers=options.jobs) as pool:
-        for done, result in enumerate(pool.map(one_game, tasks), start=1):
-            for name, share in result["wins"].items():
-                wins[name] += share
-            for name, total in result["totals"].items():
-                totals[name] += total
-            strong_seconds += result["strong_seconds"]
-            if done % max(1, options.games // 10) == 0:
-                print(f"  {done}/{options.games} games", file=sys.stderr, flush=True)
-    elapsed = time.perf_counter() - start
-    games = options.games
-    summary = {
+    settings = {
         "game": options.game,
         "lineup": levels,
-        "games": games,
         "budget": options.budget,
         "iterations": options.iterations,
         "first_seed": options.seed,
-        "jobs": options.jobs,
         "old_engine": options.old_engine,
+    }
+    played = resumed(options.json, settings) if options.resume else {}
+    old_path = options.old_engine and str(Path(options.old_engine).resolve())
+    tasks = [
+        (options.game, levels, i, options.seed, options.budget, options.iterations, old_path)
+        for i in range(options.games)
+        if i not in played
+    ]
+    # A resumed match's seconds add up over its runs.
+    start = time.perf_counter() - (json.loads(options.json.read_text())["seconds"] if played else 0)
+    with ProcessPoolExecutor(max_workers=options.jobs) as pool:
+        for task, result in zip(tasks, pool.map(one_game, tasks), strict=True):
+            played[task[2]] = result
+            if len(played) % max(1, options.games // 10) == 0:
+                print(f"  {len(played)}/{options.games} games", file=sys.stderr, flush=True)
+            if options.json:
+                summary = summarise(settings, played, options, time.perf_counter() - start)
+                options.json.write_text(json.dumps(summary, indent=1) + "\n")
+    summary = summarise(settings, played, options, time.perf_counter() - start)
+    print(json.dumps({key: value for key, value in summary.items() if key != "played"}, indent=1))
+    if options.json:
+        options.json.write_text(json.dumps(summary, indent=1) + "\n")
+
+
+def resumed(path: Path | None, settings: dict) -> dict[int, dict]:
+    """The games an earlier run of the same match wrote to ``path``, by game index."""
+    if path is None or not path.exists():
+        return {}
+    earlier = json.loads(path.read_text())
+    differs = [key for key, value in settings.items() if earlier.get(key) != value]
+    if differs:
+        raise SystemExit(f"--resume: {path} is another match (differs in {', '.join(differs)})")
+    return {int(index): result for index, result in earlier.get("played", {}).items()}
+
+
+def summarise(settings: dict, played: dict[int, dict], options, elapsed: float) -> dict:
+    """Wins, intervals and mean totals by lineup entry over the games ``played`` so far,
+    and the games themselves (for ``--resume``)."""
+    names = entry_names(settings["lineup"])
+    games = len(played)
+    wins = dict.fromkeys(names, 0.0)
+    totals = dict.fromkeys(names, 0)
+    strong_seconds: list[float] = []
+    for result in played.values():
+        for name, share in result["wins"].items():
+            wins[name] += share
+        for name, total in result["totals"].items():
+            totals[name] += total
+        strong_seconds += result["strong_seconds"]
+    summary = {
+        **settings,
+        "games": games,
+        "jobs": options.jobs,
         "seconds": round(elapsed, 1),
         "machine": describe(),
         "entries": {
             name: {
                 "wins": wins[name],
-                "win_rate": round(wins[name] / games, 3),
+                "win_rate": round(wins[name] / games, 3) if games else None,
                 "ci95": [round(x, 3) for x in wilson(wins[name], games)],
-                "mean_total": round(totals[name] / games, 2),
+                "mean_total": round(totals[name] / games, 2) if games else None,
             }
             for name in names
         },
@@ -201,9 +229,8 @@ def main() -> None:
                 else {}
             ),
         }
-    print(json.dumps(summary, indent=1))
-    if options.json:
-        options.json.write_text(json.dumps(summary, indent=1) + "\n")
+    summary["played"] = {str(index): played[index] for index in sorted(played)}
+    return summary
 
 
 if __name__ == "__main__":

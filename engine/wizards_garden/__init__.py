@@ -163,6 +163,7 @@ GAME = GameDefinition(
     ),
     aliases=("wizards-garden",),
     bots=bots.PLAYERS,
+    bot_ratings=bots.MEASURED_RATINGS,
     analyst=analysis.values,
     move_facts=State.move_facts,
     messages=messages.MESSAGES,

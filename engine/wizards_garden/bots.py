@@ -144,3 +144,11 @@ def _strong(view, rng, budget, iterations) -> str:
 
 #: The players above ``random``, by level (``GAME.bots``).
 PLAYERS = {"greedy": _greedy, "strong": _strong}
+
+#: Each level's strength measured by ``bench/levels.py --game wizards-garden`` (seeded games
+#: from both seats, search capped at the nodes each level's seconds buy, a maximum-likelihood
+#: Elo fit anchored at greedy = 1500; the table and its error bars are in
+#: docs/BENCHMARKS.md, "Levels"). Master is strong's search with master's time
+#: (``engine.bots.STAND_IN``). ``GAME.bot_ratings``: the site shows it and starts the bot
+#: accounts' ratings from it.
+MEASURED_RATINGS = {"random": 1083, "greedy": 1500, "strong": 2114, "master": 2198}

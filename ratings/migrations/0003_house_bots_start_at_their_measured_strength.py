@@ -12,9 +12,11 @@ from django.db import migrations
 MEASURED = {"topiary": {"random": 989, "greedy": 1500, "strong": 1690, "master": 1683}}
 
 
-def shift(apps, sign: int) -> None:
+def shift(apps, sign: int, measured_by_kind=MEASURED) -> None:
+    """Move the house bots' ratings of each kind by their level's ``measured - 1500``
+    (``sign`` -1: back); ratings 0004 reuses it for Wizards' Garden."""
     Rating = apps.get_model("ratings", "Rating")
-    for kind, levels in MEASURED.items():
+    for kind, levels in measured_by_kind.items():
         for level, measured in levels.items():
             for rating in Rating.objects.filter(
                 kind=kind, user__is_bot=True, user__bot_level=level

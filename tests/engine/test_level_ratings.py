@@ -75,4 +75,17 @@ def test_every_house_level_has_a_measured_topiary_strength_in_one_table():
     # Master is the strong search with more time: measured level with strong, not below it
     # by more than the fit's error (docs/BENCHMARKS.md, "Levels").
     assert measured["random"] < measured["greedy"] < min(measured["strong"], measured["master"])
-    assert bots.measured_ratings("master") == {"topiary": measured["master"]}
+    assert bots.measured_ratings("master")["topiary"] == measured["master"]
+
+
+def test_every_house_level_has_a_measured_wizards_garden_strength():
+    measured = game_definition("wizards_garden").bot_ratings
+    assert set(measured) == set(bots.LEVELS)
+    assert measured["greedy"] == 1500
+    # Wizards' Garden's master is its strong search with five times the nodes: measured
+    # level with strong or above it (docs/BENCHMARKS.md, "Levels").
+    assert measured["random"] < measured["greedy"] < measured["strong"] <= measured["master"]
+    assert bots.measured_ratings("strong") == {
+        "topiary": game_definition("topiary").bot_ratings["strong"],
+        "wizards_garden": measured["strong"],
+    }

@@ -175,11 +175,10 @@ def test_house_bots_start_from_their_levels_measured_strength_and_people_from_15
     person, outside = make_user("person"), make_user("outsider", bot_level="api")
     house = {level: bot_ensure(level=level) for level in ("random", "greedy", "strong", "master")}
     ids = [person.pk, outside.pk, *(bot.pk for bot in house.values())]
-    starts = start_ratings(user_ids=ids, kind="topiary")
-    assert starts[person.pk] == starts[outside.pk] == elo.INITIAL_RATING
-    for level, bot in house.items():
-        assert starts[bot.pk] == measured_ratings(level)["topiary"]
-    assert starts[house["strong"].pk] > starts[house["greedy"].pk] > starts[house["random"].pk]
-    # Wizards' Garden's levels were not measured: its bots start where everyone does.
-    assert set(start_ratings(user_ids=ids, kind="wizards_garden").values()) == {1500.0}
+    for kind in ("topiary", "wizards_garden"):
+        starts = start_ratings(user_ids=ids, kind=kind)
+        assert starts[person.pk] == starts[outside.pk] == elo.INITIAL_RATING
+        for level, bot in house.items():
+            assert starts[bot.pk] == measured_ratings(level)[kind]
+        assert starts[house["strong"].pk] > starts[house["greedy"].pk] > starts[house["random"].pk]
     assert set(start_ratings(user_ids=ids, kind="puzzle").values()) == {1500.0}

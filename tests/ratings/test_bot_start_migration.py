@@ -1,0 +1,51 @@
+"""Ratings 0004: the house bots' Wizards' Garden ratings move to their level's measured
+strength as if they had started there (as 0003 did for Topiary); their Topiary ratings and
+everyone else's stay, and going back undoes it."""
+
+from importlib import import_module
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from ratings.models import Rating
+from tests.ratings.played import make_user
+
+pytestmark = pytest.mark.django_db
+
+BEFORE = ("ratings", "0003_house_bots_start_at_their_measured_strength")
+MEASURED = import_module(
+    "ratings.migrations.0004_garden_bots_start_at_their_measured_strength"
+).MEASURED["wizards_garden"]
+
+
+def migrate(targets) -> None:
+    executor = MigrationExecutor(connection)
+    executor.migrate(targets)
+
+
+def values() -> dict:
+    return {(r.user.username, r.kind): r.value for r in Rating.objects.select_related("user")}
+
+
+def test_garden_bots_ratings_move_by_their_measured_strength_and_back():
+    migrate([BEFORE])  # a data migration: the schema is today's
+    person = make_user("gardener")
+    bots = {level: make_user(f"plays{level}", bot_level=level) for level in MEASURED}
+    for user in (person, *bots.values()):
+        Rating.objects.create(user=user, kind="wizards_garden", value=1530, games=4)
+        Rating.objects.create(user=user, kind="topiary", value=1600, games=9)
+    before = values()
+
+    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+    after = values()
+    assert after[person.username, "wizards_garden"] == 1530
+    for level, bot in bots.items():
+        assert after[bot.username, "wizards_garden"] == 1530 + MEASURED[level] - 1500
+        assert after[bot.username, "topiary"] == 1600
+    assert after["playsstrong", "wizards_garden"] > after["playsgreedy", "wizards_garden"] == 1530
+    assert after["playsrandom", "wizards_garden"] < 1530
+
+    migrate([BEFORE])
+    assert values() == before
+    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
