@@ -7,13 +7,9 @@ import datetime
 import pytest
 
 from engine import topiary
-from engine.rng import Rng
-from games import services as games_services
-from games.models import Game
 from puzzles import services
 from puzzles.models import DailyPuzzle
 from tests.support.players import create_player
-from tests.support.tables import CORRESPONDENCE
 
 #: Past dates whose puzzles the engine makes quickly: a Monday (K = 1) and a Wednesday (K = 2).
 MONDAY = datetime.date(2026, 11, 16)
@@ -56,22 +52,3 @@ def puzzle(db) -> DailyPuzzle:
 @pytest.fixture
 def solver(django_user_model):
     return create_player("hedgehog")
-
-
-def played_game(users, move_seed: int) -> Game:
-    """A Topiary game between ``users`` played to its end by seeded random legal moves."""
-    game = games_services.game_create(
-        kind="topiary", players=users, options={}, rated=True, **CORRESPONDENCE
-    )
-    rng = Rng(move_seed)
-    while game.status == Game.Status.ACTIVE:
-        state = game.engine_state()
-        game = games_services.move_play(
-            game_id=game.pk,
-            user=users[state.to_move],
-            ply=game.ply,
-            move=rng.choice(state.legal_moves()),
-        )
-    games_services.game_score(game_id=game.pk)
-    game.refresh_from_db()
-    return game

@@ -19,7 +19,7 @@ from engine.mining import MinedPuzzle
 from games.models import Game
 from puzzles import selectors, services
 from puzzles.models import TrainingPuzzle
-from tests.puzzles.conftest import played_game
+from tests.ratings.played import play_game
 from tests.support.players import create_player
 from tests.support.puzzle_brute import topiary_brute
 from topiary_site.celery import app
@@ -51,7 +51,7 @@ def wait_for(worker, task: str, count: int, timeout: float = 300) -> list[str]:
 
 def test_a_scored_game_yields_proven_puzzles_through_the_worker(celery_worker):
     alice, bob = create_player("alice"), create_player("bob")
-    game = played_game([alice, bob], move_seed=44)
+    game = play_game([alice, bob], move_seed=44)
     assert game.status == Game.Status.FINISHED and game.record
 
     # Scoring sent game_finished; its receiver queued the mining task for the worker.

@@ -7,7 +7,7 @@ import pytest
 from games import thinking
 from puzzles import services
 from puzzles.models import TrainingPuzzle
-from tests.puzzles.conftest import played_game
+from tests.ratings.played import play_game
 from tests.support.players import create_player
 from topiary_site import embedded
 
@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 def test_the_embedded_default_mines_in_a_thinking_process_not_on_the_web_threads():
     # make run has no worker: a search on a task thread would hold the interpreter lock
     # against every page and socket of the web process, as a bot's would.
-    game = played_game([create_player("carol"), create_player("dave")], move_seed=44)
+    game = play_game([create_player("carol"), create_player("dave")], move_seed=44)
     runner = embedded.Runner(threads=1, thinkers=1)
     crossed = []
 
