@@ -7,7 +7,8 @@ seeded deals from both seats, rated by a maximum-likelihood Elo fit with error b
 
 Entries are bench/match.py lineup entries; ``LEVEL@N`` caps a searching level at ``N``
 iterations a decision, the work its time budget buys on a quiet core (``ITERATIONS``,
-measured with ``--rate``), so the ratings do not depend on how loaded the machine is.
+from each level's ``RATE``, measured with ``--rate``), so the ratings do not depend on how
+loaded the machine is.
 Neighbouring entries (in the order given) play ``--games`` games, the others
 ``--far-games``: those are lopsided and cost most where a searching level plays.
 
@@ -36,11 +37,13 @@ from bench.machine import describe
 from bench.match import one_game, wilson
 from engine import bots
 
-#: Iterations a decision of each searching level runs in its ``engine.bots.SECONDS`` of CPU:
-#: the strong search's rate over the play-phase decisions of seeded games, 77,400 iterations
-#: a CPU second (``--rate``; docs/BENCHMARKS.md, "Levels").
-RATE = 77_400
-ITERATIONS = {level: int(round(seconds * RATE, -2)) for level, seconds in bots.SECONDS.items()}
+#: Iterations a CPU second of each searching level over the play-phase decisions of seeded
+#: games (``--rate``, one run on the AMD machine; docs/BENCHMARKS.md, "Strong decisions"):
+#: master's guided playouts cost more than strong's random ones.
+RATE = {"strong": 113_600, "master": 93_100}
+#: Iterations a decision of each searching level runs in its ``engine.bots.SECONDS`` of CPU.
+ITERATIONS = {level: int(round(seconds * RATE[level], -2))
+              for level, seconds in bots.SECONDS.items()}  # fmt: skip
 ANCHOR = ("greedy", 1500.0)
 DEFAULT_ENTRIES = ("random", "greedy", f"strong@{ITERATIONS['strong']}",
                    f"master@{ITERATIONS['master']}")  # fmt: skip
@@ -109,10 +112,10 @@ def _inverse(matrix: list[list[float]]) -> list[list[float]]:
     return [row[n:] for row in rows]
 
 
-def rate(views_from: int = 4) -> dict:
-    """The strong search's CPU cost over every other play-phase decision of ``views_from``
-    seeded greedy games, at 2,000 and 16,000 iterations: iterations per CPU second beyond
-    the fixed cost of a decision (what ``RATE`` holds), and that fixed cost."""
+def rate(level: str = "strong", views_from: int = 4) -> dict:
+    """``level``'s search cost over every other play-phase decision of ``views_from`` seeded
+    greedy games, at 2,000 and 16,000 iterations: iterations per CPU second beyond the fixed
+    cost of a decision (what ``RATE`` holds for each searching level), and that fixed cost."""
     from engine import topiary
     from engine.rng import Rng
 
@@ -129,10 +132,11 @@ def rate(views_from: int = 4) -> dict:
     for iterations in (2000, 16000):
         start = time.process_time()
         for i, view in enumerate(views):
-            bots.choose_move(view, "strong", rng=Rng(i), iterations=iterations)
+            bots.choose_move(view, level, rng=Rng(i), iterations=iterations)
         seconds[iterations] = (time.process_time() - start) / len(views)
     per_iteration = (seconds[16000] - seconds[2000]) / 14000
     return {
+        "level": level,
         "iterations_per_cpu_second": round(1 / per_iteration),
         "fixed_ms_per_decision": round(1000 * (seconds[2000] - 2000 * per_iteration), 1),
     }
@@ -146,7 +150,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=5000, help="first deal's seed")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--json", type=Path, help="write the summary here after every pair")
-    parser.add_argument("--rate", action="store_true", help="measure RATE and stop")
+    parser.add_argument(
+        "--rate", action="store_true", help="measure each searching level's RATE and stop"
+    )
     parser.add_argument(
         "--refit",
         type=Path,
@@ -156,7 +162,8 @@ def main() -> None:
     )
     options = parser.parse_args()
     if options.rate:
-        print(json.dumps({**rate(), "machine": describe()}))
+        for level in bots.SECONDS:
+            print(json.dumps({**rate(level), "machine": describe()}), flush=True)
         return
     if options.refit:
         print(json.dumps(_refit(options.refit, options), indent=1))
