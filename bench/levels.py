@@ -9,9 +9,10 @@ error bars.
 
 Entries are bench/match.py lineup entries; ``LEVEL@N`` caps a searching level at ``N``
 iterations (Wizards' Garden: search nodes) a decision, the work its time budget buys on a
-core (``ITERATIONS``, from the rate ``--rate`` measures in CPU time), so the ratings do not
-depend on how loaded the machine is. A level a game does not define plays as its stand-in
-(``engine.bots.STAND_IN``: Wizards' Garden's master is its strong search with master's time).
+core (``ITERATIONS``, from each level's rate, which ``--rate`` measures in CPU time), so the
+ratings do not depend on how loaded the machine is. A level a game does not define plays as
+its stand-in (``engine.bots.STAND_IN``: Wizards' Garden's master is its strong search with
+master's time).
 Neighbouring entries (in the order given) play ``--games`` games, the others
 ``--far-games``: those are lopsided and cost most where a searching level plays.
 
@@ -40,13 +41,18 @@ from bench.machine import describe
 from bench.match import one_game, wilson
 from engine import bots
 
-#: The strong search's work per CPU second over the decisions of seeded games (``--rate``;
-#: docs/BENCHMARKS.md, "Levels"): Topiary iterations (play phase), Wizards' Garden nodes.
-RATE = {"topiary": 77_400, "wizards-garden": 23_100_000}
+#: Each searching level's work per CPU second over the decisions of seeded games (``--rate``,
+#: AMD; docs/BENCHMARKS.md, "Strong decisions"): Topiary iterations (play phase; master's
+#: guided playouts cost more than strong's random ones), Wizards' Garden nodes (master is
+#: strong's search there).
+RATE = {
+    "topiary": {"strong": 113_600, "master": 93_100},
+    "wizards-garden": {"strong": 23_100_000, "master": 23_100_000},
+}
 #: Iterations (nodes) a decision of each searching level runs in its ``engine.bots.SECONDS``.
 ITERATIONS = {
-    game: {level: int(round(seconds * rate, -2)) for level, seconds in bots.SECONDS.items()}
-    for game, rate in RATE.items()
+    game: {level: int(round(seconds * rates[level], -2)) for level, seconds in bots.SECONDS.items()}
+    for game, rates in RATE.items()
 }
 ANCHOR = ("greedy", 1500.0)
 
@@ -125,10 +131,10 @@ def _inverse(matrix: list[list[float]]) -> list[list[float]]:
 RATE_CAPS = {"topiary": (2_000, 16_000), "wizards-garden": (500_000, 4_000_000)}
 
 
-def rate(game: str, views_from: int = 4) -> dict:
-    """The strong search's CPU cost over every other decision (Topiary: of the play phase)
-    of ``views_from`` seeded greedy games at two caps: iterations (nodes) per CPU second
-    beyond the fixed cost of a decision (what ``RATE`` holds), and that fixed cost."""
+def rate(game: str, level: str = "strong", views_from: int = 4) -> dict:
+    """``level``'s search cost over every other decision (Topiary: of the play phase) of
+    ``views_from`` seeded greedy games at two caps: iterations (nodes) per CPU second beyond
+    the fixed cost of a decision (what ``RATE`` holds), and that fixed cost."""
     from engine.games import game_module
     from engine.rng import Rng
 
@@ -146,11 +152,12 @@ def rate(game: str, views_from: int = 4) -> dict:
     for iterations in (low, high):
         start = time.process_time()
         for i, view in enumerate(views):
-            bots.choose_move(view, "strong", rng=Rng(i), iterations=iterations)
+            bots.choose_move(view, level, rng=Rng(i), iterations=iterations)
         seconds[iterations] = (time.process_time() - start) / len(views)
     per_iteration = (seconds[high] - seconds[low]) / (high - low)
     return {
         "game": game,
+        "level": level,
         "decisions": len(views),
         "iterations_per_cpu_second": round(1 / per_iteration),
         "fixed_ms_per_decision": round(1000 * (seconds[low] - low * per_iteration), 1),
@@ -176,7 +183,8 @@ def main() -> None:
     )
     options = parser.parse_args()
     if options.rate:
-        print(json.dumps({**rate(options.game), "machine": describe()}))
+        for level in bots.SECONDS:
+            print(json.dumps({**rate(options.game, level), "machine": describe()}), flush=True)
         return
     if options.refit:
         print(json.dumps(_refit(options.refit, options), indent=1))

@@ -413,6 +413,107 @@ def playout(Table table, Stream stream) -> None:
     run_playout(table, stream)
 
 
+cdef int best_take(int *garden, int p, int *downs, int down_count, int *hand, int no_take,
+                   int *best_points) noexcept:
+    """``fastplay._best_take``: the option number (-1: no take) leaving line ``p`` the most
+    points, the first such; those points go to ``best_points``."""
+    cdef unsigned long long seen = 0
+    cdef int best_k = -1, best = -1
+    cdef int d, slot, cell, code, points
+    if no_take or not down_count:
+        best = line_points(garden, p, &seen)
+    for d in range(down_count):
+        cell = downs[d]
+        code = garden[cell]
+        for slot in range(4):
+            garden[cell] = code - FACE_DOWN if slot == 0 else hand[slot - 1]
+            points = line_points(garden, p, &seen)
+            if points > best:
+                best_k = 4 * d + slot
+                best = points
+        garden[cell] = code
+    best_points[0] = best
+    return best_k
+
+
+cdef inline int face_down_cells(int *garden, int p, int *downs) noexcept:
+    cdef int k, c, count = 0
+    for k in range(line_length[p]):
+        c = line_cells[p][k]
+        if garden[c] >= FACE_DOWN:
+            downs[count] = c
+            count += 1
+    return count
+
+
+cdef void run_guided_playout(Table table, Stream stream, double explore, int candidates) noexcept:
+    cdef int free[LINE_COUNT]
+    cdef int downs[5]
+    cdef int j_downs[5]
+    cdef int free_count = 0, down_count = 0, j_count, left = 0, seat, p, i = 0, j, k = -1, j_k
+    cdef int cell, taken, slot, c, best, points
+    cdef int no_take = 0 if table.must_pick else 1
+    cdef double r
+    for i in range(table.position_count):
+        p = table._positions[i]
+        if table._visitors[p] < 0:
+            free[free_count] = p
+            free_count += 1
+    for i in range(table.players):
+        left += table._unplaced[i]
+    seat = table.to_move
+    while left:
+        r = stream.next_double()
+        if r < explore:
+            r = r / explore * free_count
+            i = <int>r
+            p = free[i]
+            down_count = face_down_cells(table._garden, p, downs)
+            if down_count:
+                k = <int>((r - i) * (4 * down_count + no_take)) - no_take
+            else:
+                k = -1
+        else:
+            best = -1
+            for c in range(candidates):
+                j = <int>(stream.next_double() * free_count)
+                j_count = face_down_cells(table._garden, free[j], j_downs)
+                j_k = best_take(table._garden, free[j], j_downs, j_count, table._hands[seat],
+                                no_take, &points)
+                if points > best:
+                    i = j
+                    k = j_k
+                    best = points
+                    down_count = j_count
+                    downs = j_downs
+            p = free[i]
+        free_count -= 1
+        free[i] = free[free_count]
+        if k >= 0:
+            cell = downs[k >> 2]
+            taken = table._garden[cell] - FACE_DOWN
+            slot = k & 3
+            if slot:
+                table._garden[cell] = table._hands[seat][slot - 1]
+                table._hands[seat][slot - 1] = taken
+            else:
+                table._garden[cell] = taken
+        table._visitors[p] = seat
+        table._unplaced[seat] -= 1
+        left -= 1
+        if left:
+            seat = (seat + 1) % table.players
+            while not table._unplaced[seat]:
+                seat = (seat + 1) % table.players
+    table.to_move = -1
+
+
+def guided_playout(Table table, Stream stream, double explore, int candidates) -> None:
+    """Play to the end in place, mostly greedy over each move's line gain, as
+    ``fastplay.guided_playout`` with ``stream.random``."""
+    run_guided_playout(table, stream, explore, candidates)
+
+
 cdef class Dealer:
     """``fastplay.Dealer``'s deals as compiled tables: the same tiles from the same stream.
 

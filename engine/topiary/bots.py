@@ -25,6 +25,15 @@ one decision per call. ``random`` (any game's, in ``engine.bots``) is uniform ov
     minus the best rival's visible points) and a few more as iterations accumulate
     (progressive widening). The most visited step is played. On the pending view, the same
     search runs over the plants with the taken tile known.
+``master``
+    The strong search with guided playouts instead of random ones and a second a decision
+    (``engine.bots.SECONDS``). A guided player (``fastplay.guided_playout``) makes a quarter
+    of its moves at random, as strong's playouts do; for the others it draws three free
+    positions and places at the one whose sight line can show the most points after its
+    best take, making that take. Its playouts cost about a fifth more than random ones
+    (iterations per CPU second, docs/BENCHMARKS.md "Strong decisions"); its games look like
+    the ones players build, so a step's value is judged against players who take what
+    their line shows. Same deals, same reward, same bandits as strong.
 """
 
 from __future__ import annotations
@@ -48,6 +57,9 @@ from engine.topiary.view import View
 
 #: A take's plant bandit opens its k-th plant (k >= 2) after (k - 1)^2 times this many deals.
 PLANT_WIDEN_EVERY = 4
+#: Master's playouts (``fastplay.guided_playout``): a quarter of the moves random, the others
+#: the best of three positions drawn at random (docs/decisions/0021).
+MASTER_GUIDE = (0.25, 3)
 #: The reward's margin term is 1 / (1 + exp(-margin / MARGIN_SCALE)).
 MARGIN_SCALE = 6.0
 
@@ -270,15 +282,15 @@ def margin(total: list[int], seat: int) -> int:
     return total[seat] - max(t for s, t in enumerate(total) if s != seat)
 
 
-def _strong(view, rng, budget, iterations) -> str:
+def _strong(view, rng, budget, iterations, guide=None) -> str:
     start = time.perf_counter()
     if view.phase == "draft":
         return _keep(view, rng)
     if view.pending is not None:
-        return _strong_plant(view, rng, start, budget, iterations)
+        return _strong_plant(view, rng, start, budget, iterations, guide)
     values = expected_step_scores(view, rivals=True)
     ranked = sorted(view.step_codes(), key=lambda code: (-values[code], code))
-    deal, play_out = determinizations(view, rng.next_u64())
+    deal, play_out = determinizations(view, rng.next_u64(), guide)
     seat = view.seat
     hand = list(view.hand)
     mine = [p for p, s in enumerate(view.visitors) if s == seat]
@@ -311,11 +323,11 @@ def _strong(view, rng, budget, iterations) -> str:
     return move_name(ranked[best])
 
 
-def _strong_plant(view, rng, start: float, budget: float, iterations) -> str:
+def _strong_plant(view, rng, start: float, budget: float, iterations, guide) -> str:
     """The plant of a pending take, searched knowing the taken tile: one arm per plant."""
     values = plant_scores(view, rivals=True)
     ranked = sorted(view.move_codes(), key=lambda code: (-values[code], code))
-    deal, play_out = determinizations(view, rng.next_u64())
+    deal, play_out = determinizations(view, rng.next_u64(), guide)
     seat = view.seat
     _, cell, took = view.pending
 
@@ -359,12 +371,17 @@ class _PlantBandit:
         self.total += 1
 
 
-#: The players above ``random``, by level (``GAME.bots``). Master is the strong search with
-#: master's time (``engine.bots.SECONDS``).
-PLAYERS = {"greedy": _greedy, "strong": _strong, "master": _strong}
+def _master(view, rng, budget, iterations) -> str:
+    """The strong search over guided playouts (``MASTER_GUIDE``)."""
+    return _strong(view, rng, budget, iterations, MASTER_GUIDE)
+
+
+#: The players above ``random``, by level (``GAME.bots``).
+PLAYERS = {"greedy": _greedy, "strong": _strong, "master": _master}
 
 #: Each level's strength measured by ``bench/levels.py`` (2-player games, seeded deals from
-#: both seats, a maximum-likelihood Elo fit anchored at greedy = 1500; the table and its
-#: error bars are in docs/BENCHMARKS.md, "Levels"). ``GAME.bot_ratings``: the site shows it
-#: and starts the bot accounts' ratings from it.
-MEASURED_RATINGS = {"random": 989, "greedy": 1500, "strong": 1690, "master": 1683}
+#: both seats, a maximum-likelihood Elo fit anchored at greedy = 1500; master: strong's fit
+#: plus master's 128-game match against strong; the tables and error bars are in
+#: docs/BENCHMARKS.md, "Levels"). ``GAME.bot_ratings``: the site shows it and starts the bot
+#: accounts' ratings from it.
+MEASURED_RATINGS = {"random": 989, "greedy": 1500, "strong": 1690, "master": 1796}

@@ -261,9 +261,88 @@ def playout(table: Table, rand) -> None:
     table.to_move = -1
 
 
-def determinizations(view, seed: int):
+def guided_playout(table: Table, rand, explore: float, candidates: int) -> None:
+    """Play the game to the end in place, mostly greedy over each move's line gain: master's
+    playouts (``explore``, in (0, 1]: the share of random moves; ``candidates``: how many
+    positions a greedy move looks at).
+
+    One float per move: below ``explore``, the move is ``playout``'s random one, drawn from
+    that float scaled to [0, 1). Otherwise the mover draws ``candidates`` free positions
+    (one float each, repeats allowed) and places at the one whose sight line can show the
+    most points after its best take, making that take: the take and plant (or no take)
+    leaving the line the most points, the first such in ``playout``'s order (no take, then
+    each face-down cell of the line with plants 0-3). The rest of the garden and the hands
+    count for nothing: cheap, and the gardens are built as players build them, not at
+    random.
+    """
+    garden = table.garden
+    visitors = table.visitors
+    hands = table.hands
+    unplaced = table.unplaced
+    players = table.players
+    no_take = 0 if table.must_pick else 1
+    free = [p for p in table.positions if visitors[p] < 0]
+    seat = table.to_move
+    left = sum(unplaced)
+    while left:
+        r = rand()
+        if r < explore:
+            r = r / explore * len(free)
+            i = int(r)
+            p = free[i]
+            downs = [c for c in LINES[p] if garden[c] >= FACE_DOWN]
+            k = int((r - i) * (4 * len(downs) + no_take)) - no_take if downs else -1
+        else:
+            best = -1
+            for _ in range(candidates):
+                j = int(rand() * len(free))
+                line = LINES[free[j]]
+                j_downs = [c for c in line if garden[c] >= FACE_DOWN]
+                j_k, points = _best_take(garden, line, j_downs, hands[seat], no_take)
+                if points > best:
+                    i, k, downs, best = j, j_k, j_downs, points
+            p = free[i]
+        free[i] = free[-1]
+        free.pop()
+        if k >= 0:
+            cell = downs[k >> 2]
+            taken = garden[cell] - FACE_DOWN
+            slot = k & 3
+            if slot:
+                hand = hands[seat]
+                garden[cell] = hand[slot - 1]
+                hand[slot - 1] = taken
+            else:
+                garden[cell] = taken
+        visitors[p] = seat
+        unplaced[seat] -= 1
+        left -= 1
+        if left:
+            seat = (seat + 1) % players
+            while not unplaced[seat]:
+                seat = (seat + 1) % players
+    table.to_move = -1
+
+
+def _best_take(garden, line, downs, hand, no_take: int) -> tuple[int, int]:
+    """The guided playout's take at a sight line: ``playout``'s option number (-1: no take)
+    that leaves the line the most points, the first such, and those points."""
+    best_k, best = -1, line_points(garden, line)[0] if no_take or not downs else -1
+    for d, cell in enumerate(downs):
+        code = garden[cell]
+        for slot in range(4):
+            garden[cell] = code - FACE_DOWN if slot == 0 else hand[slot - 1]
+            points = line_points(garden, line)[0]
+            if points > best:
+                best_k, best = 4 * d + slot, points
+        garden[cell] = code
+    return best_k, best
+
+
+def determinizations(view, seed: int, guide: tuple[float, int] | None = None):
     """``(deal, play_out)`` for a search of ``view``: ``deal()`` is a random full table
-    consistent with the view, ``play_out(table)`` plays it to the end in place.
+    consistent with the view, ``play_out(table)`` plays it to the end in place: at random,
+    or guided with ``guide`` = (explore, candidates) (``guided_playout``).
 
     Both draw from one ``random.Random(seed)`` stream, in compiled code when
     ``fastplay.compiled`` is built, here otherwise, with the same results.
@@ -271,8 +350,15 @@ def determinizations(view, seed: int):
     dealer = Dealer(view)
     rand = random.Random(seed)
     if compiled is None:
-        return (lambda: dealer.deal(rand)), (lambda table: playout(table, rand.random))
+        if guide is None:
+            return (lambda: dealer.deal(rand)), (lambda table: playout(table, rand.random))
+        return (lambda: dealer.deal(rand)), (
+            lambda table: guided_playout(table, rand.random, *guide)
+        )
     stream = compiled.Stream(rand)
     fast_dealer = compiled.Dealer(dealer)
-    fast_playout = compiled.playout
-    return (lambda: fast_dealer.deal(stream)), (lambda table: fast_playout(table, stream))
+    if guide is None:
+        fast_playout = compiled.playout
+        return (lambda: fast_dealer.deal(stream)), (lambda table: fast_playout(table, stream))
+    guided = compiled.guided_playout
+    return (lambda: fast_dealer.deal(stream)), (lambda table: guided(table, stream, *guide))

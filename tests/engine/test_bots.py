@@ -110,11 +110,23 @@ print(json.dumps([choose_move(view, "greedy", rng=Rng("there")) for view in view
 """
 
 
-def test_the_strong_bot_with_an_iteration_cap_is_reproducible():
-    state = topiary_positions({"players": 2}, 5, seed=9)[-1]
-    view = state.view(state.to_move)
-    moves = {bots.choose_move(view, "strong", rng=Rng(3), iterations=300) for _ in range(2)}
-    assert len(moves) == 1
+@pytest.mark.parametrize("level", ["strong", "master"])
+def test_the_searching_bots_with_an_iteration_cap_are_reproducible_from_every_seat(level):
+    """The same seed and cap give the same step, and the same plant on the pending view."""
+    for options in TOPIARY_TABLES[:3]:
+        positions = topiary_positions(options, 12, seed=9)[4 : 4 + options["players"]]
+        assert {state.to_move for state in positions} == set(range(options["players"]))
+        for state in positions:
+            view = state.view(state.to_move)
+            steps = {bots.choose_move(view, level, rng=Rng(3), iterations=300) for _ in range(2)}
+            assert len(steps) == 1 and steps <= set(view.legal_steps())
+            take = next(s for s in view.legal_steps() if " " in s)
+            pending = state.apply(take).view(state.to_move)
+            plants = {bots.choose_move(pending, level, rng=Rng(3), iterations=200) for _ in "ab"}
+            assert len(plants) == 1 and plants <= set(pending.legal_moves())
+
+
+def test_the_strong_bot_with_an_iteration_cap_is_reproducible_in_wizards_garden():
     garden = wizards_garden.new_game(None, 2)
     for _ in range(6):
         garden = garden.apply(garden.legal_moves()[3])

@@ -1,7 +1,8 @@
 """Compiled playouts against the reference (``fastplay``): same seeded stream, same games.
 
-Thousands of seeded deals, playouts and scorings go through both and must come out
-identical, and the strong bot must choose the same steps either way.
+Thousands of seeded deals, playouts (random and master's guided ones) and scorings go
+through both and must come out identical, and the strong and master bots must choose the
+same steps either way.
 """
 
 from __future__ import annotations
@@ -74,6 +75,47 @@ def test_seeded_playouts_end_in_the_same_garden_hands_and_scores(options):
 @pytest.mark.parametrize(
     "options", TABLES, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items())
 )
+def test_seeded_guided_playouts_end_in_the_same_garden_hands_and_scores(options):
+    """Master's playouts (greedy over each move's line gain, a share of random moves)."""
+    positions = play_phase_positions(options, 20, seed=46 + len(options))
+    assert len(positions) > 250
+    for i, state in enumerate(positions):
+        for explore, candidates in ((0.25, 3), (0.1, 1), (0.5, 8), (1.0, 3)):
+            reference = fastplay.Table(state)
+            fast = compiled.Table.of(reference)
+            rand = random.Random(i)
+            stream = compiled.Stream(random.Random(i))
+            fastplay.guided_playout(reference, rand.random, explore, candidates)
+            compiled.guided_playout(fast, stream, explore, candidates)
+            same_table(reference, fast)
+            assert stream.random() == rand.random()
+
+
+def test_a_guided_playout_with_every_move_random_is_the_random_playout():
+    for i, state in enumerate(play_phase_positions({"players": 3}, 5, seed=8)):
+        random_game, guided_game = fastplay.Table(state), fastplay.Table(state)
+        fastplay.playout(random_game, random.Random(i).random)
+        fastplay.guided_playout(guided_game, random.Random(i).random, 1.0, 3)
+        same_table(random_game, guided_game)
+
+
+def test_guided_players_build_richer_gardens_than_random_ones():
+    """The policy does what it says: mostly greedy players see more points than random
+    ones from the same positions (every seat, summed over many playouts)."""
+    positions = play_phase_positions({"players": 2}, 10, seed=12)[::4]
+    random_points = guided_points = 0
+    for i, state in enumerate(positions):
+        random_game, guided_game = fastplay.Table(state), fastplay.Table(state)
+        fastplay.playout(random_game, random.Random(i).random)
+        fastplay.guided_playout(guided_game, random.Random(i).random, 0.25, 3)
+        random_points += sum(random_game.totals()[0])
+        guided_points += sum(guided_game.totals()[0])
+    assert guided_points > 1.2 * random_points
+
+
+@pytest.mark.parametrize(
+    "options", TABLES, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items())
+)
 def test_seeded_determinizations_of_a_view_deal_the_same_tiles(options):
     passed = 0
     for i, state in enumerate(play_phase_positions(options, 10, seed=7)):
@@ -131,29 +173,30 @@ def test_a_stream_draws_and_shuffles_as_the_random_generator_and_can_hand_it_bac
             assert compiled.Stream(random.Random(seed)).shuffled(list(range(n))) == items
 
 
-def strong_choices(positions) -> list[str]:
+def search_choices(positions, level: str) -> list[str]:
     choices = []
     for i, state in enumerate(positions):
         view = state.view(state.to_move)
-        choices.append(bots.choose_move(view, "strong", rng=Rng(i), iterations=60))
+        choices.append(bots.choose_move(view, level, rng=Rng(i), iterations=60))
         take = next((s for s in state.legal_steps() if " " in s), None)
         if take is not None:
             pending = state.apply(take).view(state.to_move)
-            choices.append(bots.choose_move(pending, "strong", rng=Rng(i), iterations=30))
+            choices.append(bots.choose_move(pending, level, rng=Rng(i), iterations=30))
     return choices
 
 
+@pytest.mark.parametrize("level", ["strong", "master"])
 @pytest.mark.parametrize(
     "options", TABLES, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items())
 )
-def test_the_strong_bot_chooses_the_same_steps_with_and_without_the_compiled_playouts(
-    options, monkeypatch
+def test_the_searching_bots_choose_the_same_steps_with_and_without_the_compiled_playouts(
+    options, level, monkeypatch
 ):
     positions = play_phase_positions(options, 1, seed=3)[::2]
-    fast = strong_choices(positions)
+    fast = search_choices(positions, level)
     # As on a machine where the compiled module is not built.
     monkeypatch.setattr(fastplay, "compiled", None)
-    assert strong_choices(positions) == fast
+    assert search_choices(positions, level) == fast
 
 
 @pytest.mark.parametrize(
