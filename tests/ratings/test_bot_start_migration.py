@@ -1,6 +1,7 @@
 """Ratings 0004: the house bots' Wizards' Garden ratings move to their level's measured
 strength as if they had started there (as 0003 did for Topiary); their Topiary ratings and
-everyone else's stay, and going back undoes it."""
+everyone else's stay, and going back undoes it. Ratings 0005: the Topiary master moves by
+its new search's measured strength, nothing else does."""
 
 from importlib import import_module
 
@@ -14,6 +15,7 @@ from tests.ratings.played import make_user
 pytestmark = pytest.mark.django_db
 
 BEFORE = ("ratings", "0003_house_bots_start_at_their_measured_strength")
+GARDEN = ("ratings", "0004_garden_bots_start_at_their_measured_strength")
 MEASURED = import_module(
     "ratings.migrations.0004_garden_bots_start_at_their_measured_strength"
 ).MEASURED["wizards_garden"]
@@ -37,7 +39,7 @@ def test_garden_bots_ratings_move_by_their_measured_strength_and_back():
         Rating.objects.create(user=user, kind="topiary", value=1600, games=9)
     before = values()
 
-    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+    migrate([GARDEN])
     after = values()
     assert after[person.username, "wizards_garden"] == 1530
     for level, bot in bots.items():
@@ -47,5 +49,24 @@ def test_garden_bots_ratings_move_by_their_measured_strength_and_back():
     assert after["playsrandom", "wizards_garden"] < 1530
 
     migrate([BEFORE])
+    assert values() == before
+    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+def test_the_topiary_master_moves_to_its_guided_search_strength_and_back():
+    migrate([GARDEN])
+    bots = {level: make_user(f"topiary{level}", bot_level=level) for level in MEASURED}
+    for bot in bots.values():
+        Rating.objects.create(user=bot, kind="topiary", value=1700, games=3)
+        Rating.objects.create(user=bot, kind="wizards_garden", value=1700, games=3)
+    before = values()
+    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+    after = values()
+    # Measured 1683 with random playouts, 1796 with guided ones: master alone moves.
+    assert after["topiarymaster", "topiary"] == 1700 + 1796 - 1683
+    assert {key: value for key, value in after.items() if key != ("topiarymaster", "topiary")} == {
+        key: value for key, value in before.items() if key != ("topiarymaster", "topiary")
+    }
+    migrate([GARDEN])
     assert values() == before
     migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
