@@ -330,7 +330,8 @@ class ModuleWorkers:
         return proc.log()[start:]
 
     def log(self) -> str:
-        """Every worker's output in this module (each part only grows)."""
+        """Every worker's output in this module (each part only grows; the whole does not
+        grow only at its end, so slice one worker's own ``log()`` by a length, not this)."""
         return "".join(self._since(proc) for proc in self._workers.procs.values())
 
     def __getattr__(self, name):
