@@ -64,10 +64,20 @@ class MinedPuzzle:
 
     @classmethod
     def proven(
-        cls, kind: str, state, seat: int, k: int, solution, *, played: int, themes, ply: int
+        cls,
+        kind: str,
+        state,
+        seat: int,
+        k: int,
+        solution,
+        *,
+        played: int | None,
+        themes,
+        ply: int | None,
     ) -> MinedPuzzle:
         """The puzzle of ``state`` as a game's solver proved it (its ``Solution``: optimum,
-        greedy, line, first moves, legal first moves, nodes), from the record's ``ply``."""
+        greedy, line, first moves, legal first moves, nodes), from the record's ``ply``
+        (None, with ``played`` None: a position made by hand, not taken from a game)."""
         return cls(
             kind=kind,
             position=state.to_json(),

@@ -111,19 +111,15 @@ def garden_puzzle(name: str = "harvest", *, k: int = 1, rating=None, to_move: in
     position = wizards_garden_position(*GARDEN_POSITIONS[name], to_move=to_move)
     state = wg.state_from_json(position)
     solution = garden_puzzles.solve(state, k)
-    mined = MinedPuzzle(
-        kind="wizards_garden",
-        position=state.to_json(),
-        seat=to_move,
-        k=k,
-        optimum=solution.optimum,
-        greedy=solution.greedy,
+    mined = MinedPuzzle.proven(
+        "wizards_garden",
+        state,
+        to_move,
+        k,
+        solution,
         played=None,
-        line=solution.line,
-        optimal_first_moves=solution.first_moves,
-        legal_first_moves=solution.legal_first_moves,
-        nodes=solution.nodes,
         themes=garden_puzzles.themes(state, solution.line),
+        ply=None,
     )
     row = training_puzzle_add(mined, origin=TrainingPuzzle.Origin.SELF_PLAY, seed=f"test:{name}")
     if rating is not None:
