@@ -52,7 +52,7 @@ from engine.topiary.fastplay import (
     move_code,
 )
 from engine.topiary.moves import PLANT_STEP, TAKE_STEP, move_name
-from engine.topiary.scoring import BEATS
+from engine.topiary.scoring import BEATS, lines_points
 from engine.topiary.view import View
 
 #: A take's plant bandit opens its k-th plant (k >= 2) after (k - 1)^2 times this many deals.
@@ -193,11 +193,7 @@ def plant_scores(view: View, rivals: bool = False) -> dict[int, int]:
     for code in view.move_codes():
         planted = took if code == PLANT_STEP else code - PLANT_STEP - 1
         garden[cell] = planted
-        points = seen = 0
-        for p in mine:
-            pts, mask = line_points(garden, LINES[p])
-            points += pts
-            seen |= mask
+        points, seen = lines_points(garden, mine)
         rival = 0
         if rivals and others:
             by_seat = dict.fromkeys((s for s in range(view.players) if s != seat), 0)

@@ -33,7 +33,7 @@ from engine.topiary.moves import NO_TAKE
 from engine.topiary.scoring import BEATS as BEATS
 from engine.topiary.scoring import hand_points as hand_points
 from engine.topiary.scoring import line_points as line_points
-from engine.topiary.scoring import totals, winners
+from engine.topiary.scoring import lines_points, totals, winners
 from engine.topiary.state import State
 
 try:
@@ -175,11 +175,7 @@ class Table:
         saved = garden[cell]
         for planted in tiles:
             garden[cell] = planted
-            points = seen = 0
-            for p in lines_of_mine:
-                pts, mask = line_points(garden, LINES[p])
-                points += pts
-                seen |= mask
+            points, seen = lines_points(garden, lines_of_mine)
             scores.append(points + hand_points([t for t in tiles if t != planted], seen))
         garden[cell] = saved
         return sorted(range(len(scores)), key=lambda i: -scores[i])

@@ -50,6 +50,17 @@ def line_points(garden, line) -> tuple[int, int]:
     return points, seen
 
 
+def lines_points(garden, positions) -> tuple[int, int]:
+    """``(points, seen)`` of the sight lines of ``positions`` together: their points summed,
+    their seen tiles joined (what one seat's visitors see, before its hand)."""
+    points = seen = 0
+    for p in positions:
+        pts, mask = line_points(garden, LINES[p])
+        points += pts
+        seen |= mask
+    return points, seen
+
+
 def hand_points(hand, seen: int) -> int:
     """Points from tiles in hand for a player whose visitors see the tiles in ``seen``.
 
