@@ -8,6 +8,8 @@ from django.db.models import F, FloatField, OuterRef, QuerySet, Subquery, Sum, V
 from django.db.models.functions import Coalesce, Rank
 from django.utils import timezone
 
+from accounts.models import User
+from engine.bots import measured_ratings
 from games.models import Seat
 from ratings import elo
 from ratings.models import Rating, RatingChange, rating_kinds
@@ -16,32 +18,56 @@ from ratings.models import Rating, RatingChange, rating_kinds
 TREND_DAYS = 7
 
 
+def start_ratings(*, user_ids, kind: str) -> dict[int, float]:
+    """Where each player's rating of ``kind`` starts: 1500, or for a house bot its level's
+    measured strength in that game (``engine.bots.measured_ratings``, bench/levels.py)."""
+    starts = dict.fromkeys(user_ids, float(elo.INITIAL_RATING))
+    bots = User.objects.filter(pk__in=list(user_ids), is_bot=True).values_list("pk", "bot_level")
+    for user_id, level in bots:
+        measured = measured_ratings(level).get(kind)
+        if measured is not None:
+            starts[user_id] = float(measured)
+    return starts
+
+
+def _unplayed(user, kind: str) -> Rating:
+    """An unsaved rating at ``user``'s start (a house bot's: its level's measured strength)."""
+    start = start_ratings(user_ids=[user.pk], kind=kind)[user.pk] if user.is_bot else None
+    return Rating(user=user, kind=kind, value=start or elo.INITIAL_RATING)
+
+
 def rating_of(*, user, kind: str) -> Rating:
-    """``user``'s rating of ``kind``; an unsaved start rating (1500, no games) if they have none."""
-    return Rating.objects.filter(user=user, kind=kind).first() or Rating(user=user, kind=kind)
+    """``user``'s rating of ``kind``; an unsaved start rating (no games) if they have none."""
+    return Rating.objects.filter(user=user, kind=kind).first() or _unplayed(user, kind)
 
 
 def ratings_of(*, user) -> dict[str, Rating]:
     """``user``'s rating for every kind, games first (start ratings where unplayed)."""
     stored = {rating.kind: rating for rating in Rating.objects.filter(user=user)}
-    return {kind: stored.get(kind) or Rating(user=user, kind=kind) for kind in rating_kinds()}
+    return {kind: stored.get(kind) or _unplayed(user, kind) for kind in rating_kinds()}
 
 
 def rating_values(*, user_ids, kind: str) -> dict[int, float]:
-    """Current rating of ``kind`` for each user id (1500 for those who have none): for pairings."""
+    """Current rating of ``kind`` for each user id (the start rating for those who have none):
+    for pairings."""
+    user_ids = list(user_ids)
     stored = dict(
-        Rating.objects.filter(kind=kind, user_id__in=list(user_ids)).values_list("user_id", "value")
+        Rating.objects.filter(kind=kind, user_id__in=user_ids).values_list("user_id", "value")
     )
-    return {user_id: stored.get(user_id, elo.INITIAL_RATING) for user_id in user_ids}
+    missing = [user_id for user_id in user_ids if user_id not in stored]
+    return {**start_ratings(user_ids=missing, kind=kind), **stored} if missing else stored
 
 
 def rating_shown(*, user_ids, kind: str) -> dict[int, tuple[float, str]]:
     """Each user's rating of ``kind`` as (value, as shown: "1500?" while provisional),
     for the lobby's seeks and tables (registered with ``games.hooks.rating_source``)."""
-    stored = {r.user_id: r for r in Rating.objects.filter(kind=kind, user_id__in=list(user_ids))}
+    user_ids = list(user_ids)
+    stored = {r.user_id: r for r in Rating.objects.filter(kind=kind, user_id__in=user_ids)}
+    missing = [user_id for user_id in user_ids if user_id not in stored]
+    starts = start_ratings(user_ids=missing, kind=kind) if missing else {}
     shown = {}
     for user_id in user_ids:
-        rating = stored.get(user_id) or Rating(kind=kind)
+        rating = stored.get(user_id) or Rating(kind=kind, value=starts[user_id])
         shown[user_id] = (rating.value, rating.display)
     return shown
 

@@ -6,23 +6,10 @@ import math
 
 from django.db import transaction
 
-from accounts.models import User
-from engine.bots import measured_ratings
 from games.models import Game
 from ratings import elo
 from ratings.models import PUZZLE, Rating, RatingChange
-
-
-def start_ratings(*, user_ids: list[int], kind: str) -> dict[int, float]:
-    """Where each player's rating of ``kind`` starts: 1500, or for a house bot its level's
-    measured strength in that game (``engine.bots.measured_ratings``, bench/levels.py)."""
-    starts = dict.fromkeys(user_ids, float(elo.INITIAL_RATING))
-    bots = User.objects.filter(pk__in=user_ids, is_bot=True).values_list("pk", "bot_level")
-    for user_id, level in bots:
-        measured = measured_ratings(level).get(kind)
-        if measured is not None:
-            starts[user_id] = float(measured)
-    return starts
+from ratings.selectors import start_ratings
 
 
 def _locked_ratings(*, user_ids: list[int], kind: str) -> dict[int, Rating]:

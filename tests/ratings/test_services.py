@@ -170,7 +170,7 @@ def test_concurrent_games_with_a_shared_player_both_count(postgres_url):
 def test_house_bots_start_from_their_levels_measured_strength_and_people_from_1500():
     from accounts.services import bot_ensure
     from engine.bots import measured_ratings
-    from ratings.services import start_ratings
+    from ratings.selectors import start_ratings
 
     person, outside = make_user("person"), make_user("outsider", bot_level="api")
     house = {level: bot_ensure(level=level) for level in ("random", "greedy", "strong", "master")}
@@ -182,3 +182,22 @@ def test_house_bots_start_from_their_levels_measured_strength_and_people_from_15
             assert starts[bot.pk] == measured_ratings(level)[kind]
         assert starts[house["strong"].pk] > starts[house["greedy"].pk] > starts[house["random"].pk]
     assert set(start_ratings(user_ids=ids, kind="puzzle").values()) == {1500.0}
+
+
+def test_an_unplayed_house_bot_is_shown_and_paired_at_its_measured_strength(client):
+    from accounts.services import bot_ensure
+    from engine.bots import measured_ratings
+    from ratings.selectors import rating_of, rating_shown, rating_values
+
+    master, person = bot_ensure(level="master"), make_user("newcomer")
+    measured = measured_ratings("master")["topiary"]
+    assert rating_of(user=master, kind="topiary").value == measured
+    assert rating_of(user=person, kind="topiary").value == elo.INITIAL_RATING
+    assert rating_values(user_ids=[master.pk, person.pk], kind="topiary") == {
+        master.pk: measured,
+        person.pk: elo.INITIAL_RATING,
+    }
+    assert rating_shown(user_ids=[master.pk], kind="topiary")[master.pk][1] == f"{measured}?"
+    # Its profile shows where its first game will start it, not 1500.
+    page = client.get(f"/@/{master.username}/").content.decode()
+    assert f"{measured}?" in page
