@@ -1,5 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The strong bot's hot loops compiled: determinizations, random playouts, sight-line scoring.
+"""The strong bot's hot loops compiled: determinizations, random playouts, sight-line scoring,
+and the search's bandits (``engine.search.bandit`` and ``bots._PlantBandit``).
 
 Built by ``make venv`` (Cython, docs/decisions/0018-compiled-playouts.md). The reference is
 ``engine.topiary.fastplay``: a ``Table`` here holds the same position in C arrays, and
@@ -8,8 +9,9 @@ started from a ``random.Random``'s state, so a deal and a playout draw the very 
 reference draws and end in the very same garden, hands and scores.
 """
 
-from libc.math cimport exp
+from libc.math cimport exp, log, sqrt
 from libc.stdint cimport uint32_t
+from libc.stdlib cimport free, malloc
 
 DEF N = 624
 DEF M = 397
@@ -19,6 +21,9 @@ DEF MAX_SEATS = 4
 DEF NO_TAKE = 25
 DEF PLANTS = 41
 DEF MAX_UNSEEN = 40
+DEF MAX_PLANTS = 8
+
+import time as _time
 
 from engine.topiary.board import LINES as _LINES
 from engine.topiary.scoring import BEATS as _BEATS
@@ -617,3 +622,104 @@ cdef class Dealer:
             if tiles[i] < 0:
                 tiles[i] = rest[at]
                 at += 1
+
+
+def bandit(int arms, pull, double start, double budget, iterations, double exploration,
+           int widen_base, double widen_per_sqrt, double budget_share) -> int:
+    """``engine.search.bandit`` with its arithmetic in C: the same arms pulled in the same
+    order (the same IEEE operations on the same numbers), so the same choice for the same
+    pulls; ``pull(arm)`` stays a Python callable. The constants are the reference's."""
+    cdef double *means = <double *>malloc(arms * sizeof(double))
+    cdef double *spread = <double *>malloc(arms * sizeof(double))
+    cdef long *visits = <long *>malloc(arms * sizeof(long))
+    cdef long total = 0, cap = -1
+    cdef int opened = 0, width, arm, i
+    cdef double deadline = start + budget * budget_share, c, score, best, reward
+    clock = _time.perf_counter
+    if means == NULL or spread == NULL or visits == NULL:
+        free(means)
+        free(spread)
+        free(visits)
+        raise MemoryError()
+    if iterations is not None:
+        cap = iterations
+    try:
+        for i in range(arms):
+            means[i] = 0.0
+            spread[i] = 0.0
+            visits[i] = 0
+        while (total < cap) if cap >= 0 else (clock() < deadline):
+            width = min(arms, widen_base + <int>(widen_per_sqrt * sqrt(<double>total)))
+            if opened < width:
+                arm = opened
+                opened += 1
+            else:
+                c = exploration * sqrt(log(<double>total))
+                arm = 0
+                best = means[0] + c * spread[0]
+                for i in range(1, width):
+                    score = means[i] + c * spread[i]
+                    if score > best:
+                        best = score
+                        arm = i
+            reward = pull(arm)
+            visits[arm] += 1
+            means[arm] += (reward - means[arm]) / visits[arm]
+            spread[arm] = 1.0 / sqrt(<double>visits[arm])
+            total += 1
+        arm = 0
+        for i in range(1, arms):
+            if visits[i] > visits[arm]:
+                arm = i
+        return arm
+    finally:
+        free(means)
+        free(spread)
+        free(visits)
+
+
+cdef class PlantBandit:
+    """``bots._PlantBandit`` in C: the same plants chosen for the same rewards."""
+
+    cdef int order[MAX_PLANTS]
+    cdef long visits[MAX_PLANTS]
+    cdef double means[MAX_PLANTS]
+    cdef int count, opened
+    cdef long total
+    cdef double widen_every, exploration
+
+    def __init__(self, order, double widen_every, double exploration):
+        if len(order) > MAX_PLANTS:
+            raise ValueError(f"at most {MAX_PLANTS} plants")
+        self.count = len(order)
+        for i, plant in enumerate(order):
+            self.order[i] = plant
+            self.visits[i] = 0
+            self.means[i] = 0.0
+        self.total = 0
+        self.opened = 0
+        self.widen_every = widen_every
+        self.exploration = exploration
+
+    cpdef int select(self):
+        cdef int width = min(self.count, 1 + <int>sqrt(self.total / self.widen_every))
+        cdef int k, i, best_i
+        cdef double c, value, best
+        if self.opened < width:
+            self.opened += 1
+            return self.order[self.opened - 1]
+        c = self.exploration * sqrt(log(<double>self.total))
+        best_i = self.order[0]
+        best = self.means[best_i] + c / sqrt(<double>self.visits[best_i])
+        for k in range(1, width):
+            i = self.order[k]
+            value = self.means[i] + c / sqrt(<double>self.visits[i])
+            if value > best:
+                best = value
+                best_i = i
+        return best_i
+
+    cpdef void update(self, int plant, double reward):
+        self.visits[plant] += 1
+        self.means[plant] += (reward - self.means[plant]) / self.visits[plant]
+        self.total += 1

@@ -27,7 +27,7 @@ def main(games: tuple[str, ...] = GAMES) -> None:
         Extension(
             f"engine.{game}._compiled",
             [str(Path("engine", game, "_compiled.pyx"))],
-            extra_compile_args=["-O3"],
+            extra_compile_args=["-O3", "-ffp-contract=off"],
         )
         for game in games
     ]

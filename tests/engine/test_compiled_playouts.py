@@ -1,8 +1,8 @@
 """Compiled playouts against the reference (``fastplay``): same seeded stream, same games.
 
 Thousands of seeded deals, playouts (random and master's guided ones) and scorings go
-through both and must come out identical, and the strong and master bots must choose the
-same steps either way.
+through both and must come out identical, the compiled bandits pull the reference's arms for
+the same rewards, and the strong and master bots must choose the same steps either way.
 """
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ import random
 
 import pytest
 
-from engine import bots, topiary
+from engine import bots, search, topiary
 from engine.rng import Rng
+from engine.topiary import bots as topiary_bots
 from engine.topiary import fastplay
 
 compiled = fastplay.compiled
@@ -228,3 +229,59 @@ def test_the_search_rewards_and_plant_orders_are_the_references(options):
         for seat in range(reference.players):
             for scale in (6.0, 2.5):
                 assert fast.reward(seat, scale) == reference.reward(seat, scale)
+
+
+def pulls(bandit_choice, arms: int, iterations: int, seed: int) -> tuple[int, list[int]]:
+    """The arms a root bandit pulls, and the one it chooses, for seeded noisy rewards whose
+    means differ by arm (so a few arms are close and the exploration term decides)."""
+    rand = random.Random(seed)
+    means = [rand.random() for _ in range(arms)]
+    pulled = []
+
+    def pull(arm: int) -> float:
+        pulled.append(arm)
+        return min(1.0, max(0.0, rand.gauss(means[arm], 0.3)))
+
+    chosen = bandit_choice(arms, pull, 0.0, 0.0, iterations)
+    return chosen, pulled
+
+
+@pytest.mark.parametrize("arms", [1, 2, 7, 60, 400])
+def test_the_compiled_root_bandit_pulls_the_references_arms(arms):
+    for seed in range(3):
+        reference = pulls(search.bandit, arms, 3000, seed)
+
+        def fast(arms, pull, start, budget, iterations):
+            constants = (search.EXPLORATION, search.WIDEN_BASE, search.WIDEN_PER_SQRT)
+            return compiled.bandit(
+                arms, pull, start, budget, iterations, *constants, search.BUDGET_SHARE
+            )
+
+        assert pulls(fast, arms, 3000, seed) == reference
+        assert len(reference[1]) == 3000
+
+
+def test_the_compiled_root_bandit_stops_at_its_deadline_and_passes_on_a_pulls_error():
+    # No iteration cap and a budget already spent: one look at the clock, no pull.
+    assert compiled.bandit(5, lambda arm: 1 / 0, 0.0, 0.0, None, 0.5, 6, 1.0, 0.97) == 0
+
+    def failing(arm: int) -> float:
+        raise RuntimeError("a playout failed")
+
+    with pytest.raises(RuntimeError, match="a playout failed"):
+        compiled.bandit(5, failing, 0.0, 0.0, 10, 0.5, 6, 1.0, 0.97)
+
+
+def test_the_compiled_plant_bandit_chooses_the_references_plants():
+    for seed in range(40):
+        rand = random.Random(seed)
+        order = rand.sample(range(4), 4)
+        means = [rand.random() for _ in order]
+        reference = topiary_bots._PlantBandit(order)
+        fast = compiled.PlantBandit(order, topiary_bots.PLANT_WIDEN_EVERY, search.EXPLORATION)
+        for _ in range(600):
+            plant = reference.select()
+            assert fast.select() == plant
+            reward = min(1.0, max(0.0, rand.gauss(means[plant], 0.3)))
+            reference.update(plant, reward)
+            fast.update(plant, reward)
