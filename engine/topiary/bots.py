@@ -30,8 +30,8 @@ one decision per call. ``random`` (any game's, in ``engine.bots``) is uniform ov
     (``engine.bots.SECONDS``). A guided player (``fastplay.guided_playout``) makes a quarter
     of its moves at random, as strong's playouts do; for the others it draws three free
     positions and places at the one whose sight line can show the most points after its
-    best take, making that take. Its playouts cost about a fifth more than random ones
-    (iterations per CPU second, docs/BENCHMARKS.md "Strong decisions"); its games look like
+    best take, making that take. Its iterations cost about twice strong's (iterations per
+    CPU second, docs/BENCHMARKS.md "Strong decisions"); its games look like
     the ones players build, so a step's value is judged against players who take what
     their line shows. Same deals, same reward, same bandits as strong.
 """
