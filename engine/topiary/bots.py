@@ -44,10 +44,10 @@ import time
 from engine import search
 from engine.rng import Rng
 from engine.search import EXPLORATION, pick_best
-from engine.topiary import fastplay
 from engine.topiary.board import FACE_DOWN, LINES, TILE_VALUE, UNKNOWN
 from engine.topiary.fastplay import (
     POSITIONS_THROUGH,
+    compiled_module,
     determinizations,
     hand_points,
     line_points,
@@ -341,9 +341,9 @@ def _strong_plant(view, rng, start: float, budget: float, iterations, guide) -> 
 
 
 def _bandit(arms: int, pull, start: float, budget: float, iterations) -> int:
-    """``engine.search.bandit``, in C when ``fastplay.compiled`` is built: the same choice,
+    """``engine.search.bandit``, in C when the compiled module is built: the same choice,
     its bookkeeping (most of an iteration's cost in Python) a few times cheaper."""
-    fast = fastplay.compiled
+    fast = compiled_module()
     if fast is None:
         return search.bandit(arms, pull, start, budget, iterations)
     return fast.bandit(arms, pull, start, budget, iterations, EXPLORATION, search.WIDEN_BASE,
@@ -351,8 +351,8 @@ def _bandit(arms: int, pull, start: float, budget: float, iterations) -> int:
 
 
 def _plant_bandit(order: list[int]):
-    """A take's plant bandit (``_PlantBandit``), in C when ``fastplay.compiled`` is built."""
-    fast = fastplay.compiled
+    """A take's plant bandit (``_PlantBandit``), in C when the compiled module is built."""
+    fast = compiled_module()
     if fast is None:
         return _PlantBandit(order)
     return fast.PlantBandit(order, PLANT_WIDEN_EVERY, EXPLORATION)

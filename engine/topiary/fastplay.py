@@ -48,6 +48,12 @@ POSITIONS_THROUGH = tuple(
 )
 
 
+def compiled_module():
+    """``engine.topiary._compiled`` when it is built, else None (looked up at each call, so
+    a test can play a search without it)."""
+    return compiled
+
+
 def move_code(position: int, cell: int | None = None, plant: int | None = None) -> int:
     """The ``engine.topiary`` move code of placing at ``position``, taking ``cell``, planting
     ``plant`` (a hand tile, or None for the taken tile itself)."""
