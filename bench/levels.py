@@ -46,7 +46,7 @@ from engine import bots
 #: guided playouts cost more than strong's random ones), Wizards' Garden nodes (master is
 #: strong's search there).
 RATE = {
-    "topiary": {"strong": 300_000, "master": 150_000},
+    "topiary": {"strong": 300_000, "master": 50_000},
     "wizards-garden": {"strong": 23_100_000, "master": 23_100_000},
 }
 #: Iterations (nodes) a decision of each searching level runs in its ``engine.bots.SECONDS``.

@@ -22,6 +22,7 @@ DEF NO_TAKE = 25
 DEF PLANTS = 41
 DEF MAX_UNSEEN = 40
 DEF MAX_PLANTS = 8
+DEF NO_MOVE = -1000000
 
 import time as _time
 
@@ -418,21 +419,72 @@ def playout(Table table, Stream stream) -> None:
     run_playout(table, stream)
 
 
-cdef int best_take(int *garden, int p, int *downs, int down_count, int *hand, int no_take,
+cdef inline int hand_value(int *hand, int size, unsigned long long seen) noexcept:
+    """``scoring.hand_points``: the hand tiles a tile in ``seen`` beats, summed."""
+    cdef int k, total = 0
+    for k in range(size):
+        if seen & beats[hand[k]]:
+            total += hand[k] % 5 + 1
+    return total
+
+
+cdef int through_count[25]
+cdef int through[25][8]
+for _cell in range(25):
+    through_count[_cell] = 0
+    for _p, _line in enumerate(_LINES):
+        if _cell in _line:
+            through[_cell][through_count[_cell]] = _p
+            through_count[_cell] += 1
+
+
+cdef int lines_through(int *garden, int *visitors, int seat, int cell, int skip) noexcept:
+    """``fastplay._lines_through``: the occupied lines through ``cell`` but ``skip``'s, the
+    seat's own counted up, the other seats' down."""
+    cdef unsigned long long scratch = 0
+    cdef int k, q, owner, total = 0
+    for k in range(through_count[cell]):
+        q = through[cell][k]
+        owner = visitors[q]
+        if owner < 0 or q == skip:
+            continue
+        if owner == seat:
+            total += line_points(garden, q, &scratch)
+        else:
+            total -= line_points(garden, q, &scratch)
+    return total
+
+
+cdef int best_take(int *garden, int *visitors, int seat, int p, int *downs, int down_count,
+                   int *hand, int size, int no_take, unsigned long long seen_by_mover,
                    int *best_points) noexcept:
-    """``fastplay._best_take``: the option number (-1: no take) leaving line ``p`` the most
-    points, the first such; those points go to ``best_points``."""
-    cdef unsigned long long seen = 0
-    cdef int best_k = -1, best = -1
-    cdef int d, slot, cell, code, points
+    """``fastplay._best_take``: the option number (-1: no take) worth the most to the mover
+    at ``p`` (line, hand, and the other occupied lines through the cell), the first such;
+    that worth goes to ``best_points``."""
+    cdef unsigned long long seen
+    cdef int best_k = -1, best = NO_MOVE
+    cdef int d, slot, cell, code, points, kept, before
     if no_take or not down_count:
-        best = line_points(garden, p, &seen)
+        seen = 0
+        best = line_points(garden, p, &seen) + hand_value(hand, size, seen_by_mover | seen)
     for d in range(down_count):
         cell = downs[d]
         code = garden[cell]
+        before = lines_through(garden, visitors, seat, cell, p)
         for slot in range(4):
-            garden[cell] = code - FACE_DOWN if slot == 0 else hand[slot - 1]
-            points = line_points(garden, p, &seen)
+            seen = 0
+            if slot == 0:
+                garden[cell] = code - FACE_DOWN
+                points = line_points(garden, p, &seen)
+                points += hand_value(hand, size, seen_by_mover | seen)
+            else:
+                kept = hand[slot - 1]
+                garden[cell] = kept
+                hand[slot - 1] = code - FACE_DOWN
+                points = line_points(garden, p, &seen)
+                points += hand_value(hand, size, seen_by_mover | seen)
+                hand[slot - 1] = kept
+            points += lines_through(garden, visitors, seat, cell, p) - before
             if points > best:
                 best_k = 4 * d + slot
                 best = points
@@ -455,10 +507,17 @@ cdef void run_guided_playout(Table table, Stream stream, double explore, int can
     cdef int free[LINE_COUNT]
     cdef int downs[5]
     cdef int j_downs[5]
+    cdef unsigned long long seen_by[MAX_SEATS]
     cdef int free_count = 0, down_count = 0, j_count, left = 0, seat, p, i = 0, j, k = -1, j_k
-    cdef int cell, taken, slot, c, best, points
+    cdef int cell, taken, slot, c, best, points, s
     cdef int no_take = 0 if table.must_pick else 1
     cdef double r
+    for s in range(MAX_SEATS):
+        seen_by[s] = 0
+    for p in range(LINE_COUNT):
+        s = table._visitors[p]
+        if s >= 0:
+            line_points(table._garden, p, &seen_by[s])
     for i in range(table.position_count):
         p = table._positions[i]
         if table._visitors[p] < 0:
@@ -479,12 +538,13 @@ cdef void run_guided_playout(Table table, Stream stream, double explore, int can
             else:
                 k = -1
         else:
-            best = -1
+            best = NO_MOVE
             for c in range(candidates):
                 j = <int>(stream.next_double() * free_count)
                 j_count = face_down_cells(table._garden, free[j], j_downs)
-                j_k = best_take(table._garden, free[j], j_downs, j_count, table._hands[seat],
-                                no_take, &points)
+                j_k = best_take(table._garden, table._visitors, seat, free[j], j_downs,
+                                j_count, table._hands[seat], table.hand_size[seat], no_take,
+                                seen_by[seat], &points)
                 if points > best:
                     i = j
                     k = j_k
@@ -504,6 +564,7 @@ cdef void run_guided_playout(Table table, Stream stream, double explore, int can
             else:
                 table._garden[cell] = taken
         table._visitors[p] = seat
+        line_points(table._garden, p, &seen_by[seat])
         table._unplaced[seat] -= 1
         left -= 1
         if left:
@@ -514,7 +575,7 @@ cdef void run_guided_playout(Table table, Stream stream, double explore, int can
 
 
 def guided_playout(Table table, Stream stream, double explore, int candidates) -> None:
-    """Play to the end in place, mostly greedy over each move's line gain, as
+    """Play to the end in place, mostly greedy over each move's worth to its mover, as
     ``fastplay.guided_playout`` with ``stream.random``."""
     run_guided_playout(table, stream, explore, candidates)
 

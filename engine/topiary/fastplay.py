@@ -42,6 +42,9 @@ except ImportError:  # not built (``make venv`` builds it): the reference plays 
     compiled = None
 
 PLANTS = 41
+#: Below any guided move's worth (a line and a hand score at least 0, and a take loses at
+#: most the rivals' lines through one cell).
+NO_MOVE = -1_000_000
 #: Per cell: the positions whose sight line holds it.
 POSITIONS_THROUGH = tuple(
     tuple(p for p, line in enumerate(LINES) if cell in line) for cell in range(25)
@@ -264,17 +267,21 @@ def playout(table: Table, rand) -> None:
 
 
 def guided_playout(table: Table, rand, explore: float, candidates: int) -> None:
-    """Play the game to the end in place, mostly greedy over each move's line gain: master's
+    """Play the game to the end in place, mostly greedy over each move's gain: master's
     playouts (``explore``, in (0, 1]: the share of random moves; ``candidates``: how many
     positions a greedy move looks at).
 
     One float per move: below ``explore``, the move is ``playout``'s random one, drawn from
     that float scaled to [0, 1). Otherwise the mover draws ``candidates`` free positions
-    (one float each, repeats allowed) and places at the one whose sight line can show the
-    most points after its best take, making that take: the take and plant (or no take)
-    leaving the line the most points, the first such in ``playout``'s order (no take, then
-    each face-down cell of the line with plants 0-3). The rest of the garden and the hands
-    count for nothing: cheap, and the gardens are built as players build them, not at
+    (one float each, repeats allowed) and places at the one where a take is worth the most
+    to it, making that take: the points of the sight line and of the mover's hand (each
+    hand tile that a tile seen by the mover's visitors, this one's included, beats), plus
+    what the take changes on the other occupied lines through its cell (the mover's gained,
+    the rivals' lost); the first best in ``playout``'s order (no take, then each face-down
+    cell of the line with plants 0-3).
+    What each seat's visitors see is summed up as the playout starts and grows with each
+    visitor placed (a tile later planted in front of an older visitor's line does not
+    change it): cheap, and the gardens and hands are built as players build them, not at
     random.
     """
     garden = table.garden
@@ -284,6 +291,10 @@ def guided_playout(table: Table, rand, explore: float, candidates: int) -> None:
     players = table.players
     no_take = 0 if table.must_pick else 1
     free = [p for p in table.positions if visitors[p] < 0]
+    seen_by = [0] * players
+    for p, s in enumerate(visitors):
+        if s >= 0:
+            seen_by[s] |= line_points(garden, LINES[p])[1]
     seat = table.to_move
     left = sum(unplaced)
     while left:
@@ -295,12 +306,14 @@ def guided_playout(table: Table, rand, explore: float, candidates: int) -> None:
             downs = [c for c in LINES[p] if garden[c] >= FACE_DOWN]
             k = int((r - i) * (4 * len(downs) + no_take)) - no_take if downs else -1
         else:
-            best = -1
+            best = NO_MOVE
             for _ in range(candidates):
                 j = int(rand() * len(free))
                 line = LINES[free[j]]
                 j_downs = [c for c in line if garden[c] >= FACE_DOWN]
-                j_k, points = _best_take(garden, line, j_downs, hands[seat], no_take)
+                j_k, points = _best_take(
+                    garden, visitors, seat, free[j], j_downs, hands[seat], no_take, seen_by[seat]
+                )
                 if points > best:
                     i, k, downs, best = j, j_k, j_downs, points
             p = free[i]
@@ -317,6 +330,7 @@ def guided_playout(table: Table, rand, explore: float, candidates: int) -> None:
             else:
                 garden[cell] = taken
         visitors[p] = seat
+        seen_by[seat] |= line_points(garden, LINES[p])[1]
         unplaced[seat] -= 1
         left -= 1
         if left:
@@ -326,19 +340,49 @@ def guided_playout(table: Table, rand, explore: float, candidates: int) -> None:
     table.to_move = -1
 
 
-def _best_take(garden, line, downs, hand, no_take: int) -> tuple[int, int]:
-    """The guided playout's take at a sight line: ``playout``'s option number (-1: no take)
-    that leaves the line the most points, the first such, and those points."""
-    best_k, best = -1, line_points(garden, line)[0] if no_take or not downs else -1
+def _best_take(
+    garden, visitors, seat: int, p: int, downs, hand, no_take: int, seen_by_mover: int
+) -> tuple[int, int]:
+    """The guided playout's take at position ``p``: ``playout``'s option number (-1: no take)
+    worth the most to the mover, the first such, and that worth: the points of ``p``'s sight
+    line and of the mover's hand (``seen_by_mover``: the tiles the mover's visitors see),
+    plus what the take changes on the other occupied lines through its cell (the mover's
+    own gained, the other seats' lost)."""
+    line = LINES[p]
+    best_k, best = -1, NO_MOVE
+    if no_take or not downs:
+        points, seen = line_points(garden, line)
+        best = points + hand_points(hand, seen_by_mover | seen)
     for d, cell in enumerate(downs):
         code = garden[cell]
+        taken = code - FACE_DOWN
+        before = _lines_through(garden, visitors, seat, cell, p)
         for slot in range(4):
-            garden[cell] = code - FACE_DOWN if slot == 0 else hand[slot - 1]
-            points = line_points(garden, line)[0]
+            if slot == 0:
+                garden[cell], kept = taken, hand
+            else:
+                garden[cell] = hand[slot - 1]
+                kept = [*hand[: slot - 1], taken, *hand[slot:]]
+            points, seen = line_points(garden, line)
+            points += hand_points(kept, seen_by_mover | seen)
+            points += _lines_through(garden, visitors, seat, cell, p) - before
             if points > best:
                 best_k, best = 4 * d + slot, points
         garden[cell] = code
     return best_k, best
+
+
+def _lines_through(garden, visitors, seat: int, cell: int, skip: int) -> int:
+    """The points of the occupied sight lines through ``cell`` but ``skip``'s: the seat's
+    own counted up, the other seats' down."""
+    total = 0
+    for q in POSITIONS_THROUGH[cell]:
+        owner = visitors[q]
+        if owner < 0 or q == skip:
+            continue
+        points = line_points(garden, LINES[q])[0]
+        total += points if owner == seat else -points
+    return total
 
 
 def determinizations(view, seed: int, guide: tuple[float, int] | None = None):
