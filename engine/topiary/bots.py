@@ -29,11 +29,13 @@ one decision per call. ``random`` (any game's, in ``engine.bots``) is uniform ov
     The strong search with guided playouts instead of random ones and a second a decision
     (``engine.bots.SECONDS``). A guided player (``fastplay.guided_playout``) makes a quarter
     of its moves at random, as strong's playouts do; for the others it draws three free
-    positions and places at the one whose sight line can show the most points after its
-    best take, making that take. Its iterations cost about twice strong's (iterations per
-    CPU second, docs/BENCHMARKS.md "Strong decisions"); its games look like
-    the ones players build, so a step's value is judged against players who take what
-    their line shows. Same deals, same reward, same bandits as strong.
+    positions and places where its best take is worth the most to it: the points of that
+    sight line and of its hand (a hand tile scores once its visitors see a larger one of
+    the type), plus what the take changes on the other occupied lines through the taken
+    cell (its own gained, the rivals' lost). Its iterations cost about six times strong's
+    (docs/BENCHMARKS.md "Strong decisions"); its games look like the ones players build,
+    so a step is judged against players who take, plant and block as their lines and
+    hands ask. Same deals, same reward, same bandits as strong.
 """
 
 from __future__ import annotations
@@ -397,7 +399,7 @@ PLAYERS = {"greedy": _greedy, "strong": _strong, "master": _master}
 
 #: Each level's strength measured by ``bench/levels.py`` (2-player games, seeded deals from
 #: both seats, a maximum-likelihood Elo fit anchored at greedy = 1500; master: strong's fit
-#: plus master's 128-game match against strong; the tables and error bars are in
-#: docs/BENCHMARKS.md, "Levels"). ``GAME.bot_ratings``: the site shows it and starts the bot
-#: accounts' ratings from it.
-MEASURED_RATINGS = {"random": 989, "greedy": 1500, "strong": 1690, "master": 1796}
+#: plus master's 128-game match against strong at 21,000 iterations; the tables and error
+#: bars are in docs/BENCHMARKS.md, "Levels"). ``GAME.bot_ratings``: the site shows it and
+#: starts the bot accounts' ratings from it.
+MEASURED_RATINGS = {"random": 989, "greedy": 1500, "strong": 1690, "master": 1853}

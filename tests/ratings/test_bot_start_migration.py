@@ -1,7 +1,7 @@
 """Ratings 0004: the house bots' Wizards' Garden ratings move to their level's measured
 strength as if they had started there (as 0003 did for Topiary); their Topiary ratings and
-everyone else's stay, and going back undoes it. Ratings 0005: the Topiary master moves by
-its new search's measured strength, nothing else does."""
+everyone else's stay, and going back undoes it. Ratings 0005 and 0006: the Topiary master
+moves by its new search's measured strength, nothing else does."""
 
 from importlib import import_module
 
@@ -16,6 +16,7 @@ pytestmark = pytest.mark.django_db
 
 BEFORE = ("ratings", "0003_house_bots_start_at_their_measured_strength")
 GARDEN = ("ratings", "0004_garden_bots_start_at_their_measured_strength")
+GUIDED = ("ratings", "0005_topiary_master_moves_to_its_guided_search_strength")
 MEASURED = import_module(
     "ratings.migrations.0004_garden_bots_start_at_their_measured_strength"
 ).MEASURED["wizards_garden"]
@@ -60,13 +61,19 @@ def test_the_topiary_master_moves_to_its_guided_search_strength_and_back():
         Rating.objects.create(user=bot, kind="topiary", value=1700, games=3)
         Rating.objects.create(user=bot, kind="wizards_garden", value=1700, games=3)
     before = values()
-    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+    others = {key: value for key, value in before.items() if key != ("topiarymaster", "topiary")}
+    migrate([GUIDED])
     after = values()
     # Measured 1683 with random playouts, 1796 with guided ones: master alone moves.
     assert after["topiarymaster", "topiary"] == 1700 + 1796 - 1683
-    assert {key: value for key, value in after.items() if key != ("topiarymaster", "topiary")} == {
-        key: value for key, value in before.items() if key != ("topiarymaster", "topiary")
-    }
+    assert {key: value for key, value in after.items() if key in others} == others
+    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+    after = values()
+    # 1853 since its playouts weigh the hand and every line through the taken cell.
+    assert after["topiarymaster", "topiary"] == 1700 + 1853 - 1683
+    assert {key: value for key, value in after.items() if key in others} == others
+    migrate([GUIDED])
+    assert values()["topiarymaster", "topiary"] == 1700 + 1796 - 1683
     migrate([GARDEN])
     assert values() == before
     migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
