@@ -338,11 +338,7 @@ cdef class Table:
                     kinds |= kind
             seen[s] |= line_seen
         for s in range(self.players):
-            hand_points[s] = 0
-            for k in range(self.hand_size[s]):
-                tile = self._hands[s][k]
-                if seen[s] & beats[tile]:
-                    hand_points[s] += tile % 5 + 1
+            hand_points[s] = hand_value(self._hands[s], self.hand_size[s], seen[s])
             points[s] += hand_points[s]
 
 
