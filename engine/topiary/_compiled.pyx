@@ -21,7 +21,7 @@ DEF MAX_SEATS = 4
 DEF NO_TAKE = 25
 DEF PLANTS = 41
 DEF MAX_UNSEEN = 40
-DEF MAX_PLANTS = 8
+DEF MAX_ARMS = 56
 DEF NO_MOVE = -1000000
 
 import time as _time
@@ -225,6 +225,47 @@ cdef class Table:
                         self._hands[mover][k] = taken
                         break
                 self._garden[cell] = plant - 1
+            else:
+                self._garden[cell] = taken
+        self._visitors[p] = mover
+        self._unplaced[mover] -= 1
+        self.to_move = self.next_seat(mover)
+
+    cdef unsigned long long seen_by(self, int seat) noexcept:
+        """The tiles ``seat``'s visitors see (bit ``tile``)."""
+        cdef unsigned long long seen = 0
+        cdef int q
+        for q in range(LINE_COUNT):
+            if self._visitors[q] == seat:
+                line_points(self._garden, q, &seen)
+        return seen
+
+    cdef int best_take_at(self, int p, int *downs, int *count, int *worth) noexcept:
+        cdef int mover = self.to_move
+        count[0] = face_down_cells(self._garden, p, downs)
+        return best_take(self._garden, self._visitors, mover, p, downs, count[0],
+                         self._hands[mover], self.hand_size[mover],
+                         0 if self.must_pick else 1, self.seen_by(mover), worth)
+
+    def worth_at(self, int p) -> int:
+        """As ``fastplay.Table.worth_at``: the mover's best take's worth at ``p``."""
+        cdef int downs[5]
+        cdef int count, worth
+        self.best_take_at(p, downs, &count, &worth)
+        return worth
+
+    def play_best_at(self, int p) -> None:
+        """As ``fastplay.Table.play_best_at``: place at ``p`` with the best take there."""
+        cdef int downs[5]
+        cdef int mover = self.to_move, count, worth, k, cell, taken, slot
+        k = self.best_take_at(p, downs, &count, &worth)
+        if k >= 0:
+            cell = downs[k >> 2]
+            taken = self._garden[cell] - FACE_DOWN
+            slot = k & 3
+            if slot:
+                self._garden[cell] = self._hands[mover][slot - 1]
+                self._hands[mover][slot - 1] = taken
             else:
                 self._garden[cell] = taken
         self._visitors[p] = mover
@@ -735,22 +776,22 @@ def bandit(int arms, pull, double start, double budget, iterations, double explo
         free(visits)
 
 
-cdef class PlantBandit:
-    """``bots._PlantBandit`` in C: the same plants chosen for the same rewards."""
+cdef class PriorBandit:
+    """``bots._PriorBandit`` in C: the same arms chosen for the same rewards."""
 
-    cdef int order[MAX_PLANTS]
-    cdef long visits[MAX_PLANTS]
-    cdef double means[MAX_PLANTS]
+    cdef int order[MAX_ARMS]
+    cdef long visits[MAX_ARMS]
+    cdef double means[MAX_ARMS]
     cdef int count, opened
     cdef long total
     cdef double widen_every, exploration
 
     def __init__(self, order, double widen_every, double exploration):
-        if len(order) > MAX_PLANTS:
-            raise ValueError(f"at most {MAX_PLANTS} plants")
+        if len(order) > MAX_ARMS:
+            raise ValueError(f"at most {MAX_ARMS} arms")
         self.count = len(order)
-        for i, plant in enumerate(order):
-            self.order[i] = plant
+        for i, arm in enumerate(order):
+            self.order[i] = arm
             self.visits[i] = 0
             self.means[i] = 0.0
         self.total = 0
@@ -776,7 +817,7 @@ cdef class PlantBandit:
                 best_i = i
         return best_i
 
-    cpdef void update(self, int plant, double reward):
-        self.visits[plant] += 1
-        self.means[plant] += (reward - self.means[plant]) / self.visits[plant]
+    cpdef void update(self, int arm, double reward):
+        self.visits[arm] += 1
+        self.means[arm] += (reward - self.means[arm]) / self.visits[arm]
         self.total += 1

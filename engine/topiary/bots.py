@@ -32,10 +32,14 @@ one decision per call. ``random`` (any game's, in ``engine.bots``) is uniform ov
     positions and places where its best take is worth the most to it: the points of that
     sight line and of its hand (a hand tile scores once its visitors see a larger one of
     the type), plus what the take changes on the other occupied lines through the taken
-    cell (its own gained, the rivals' lost). Its iterations cost about six times strong's
-    (docs/BENCHMARKS.md "Strong decisions"); its games look like the ones players build,
-    so a step is judged against players who take, plant and block as their lines and
-    hands ask. Same deals, same reward, same bandits as strong.
+    cell (its own gained, the rivals' lost). Before that playout, the next seat's reply to
+    the searched step is searched too: a bandit per root step over the free positions,
+    opened best first, the reply placing with its best take and scored by that seat's own
+    reward (``_finisher``), so a step that leaves the opponent a good answer is judged by
+    it. Its iterations cost about six times strong's (docs/BENCHMARKS.md "Strong
+    decisions"); its games look like the ones players build, so a step is judged against
+    players who take, plant and block as their lines and hands ask. Same deals, same
+    reward, same root and plant bandits as strong.
 """
 
 from __future__ import annotations
@@ -64,6 +68,8 @@ PLANT_WIDEN_EVERY = 4
 #: Master's playouts (``fastplay.guided_playout``): a quarter of the moves random, the others
 #: the best of three positions drawn at random (docs/decisions/0021).
 MASTER_GUIDE = (0.25, 3)
+#: Master's searched replies open their k-th position after (k - 1)^2 times this many pulls.
+MASTER_REPLY_WIDEN_EVERY = 1
 #: The reward's margin term is 1 / (1 + exp(-margin / MARGIN_SCALE)).
 MARGIN_SCALE = 6.0
 
@@ -282,12 +288,12 @@ def margin(total: list[int], seat: int) -> int:
     return total[seat] - max(t for s, t in enumerate(total) if s != seat)
 
 
-def _strong(view, rng, budget, iterations, guide=None) -> str:
+def _strong(view, rng, budget, iterations, guide=None, reply_every=None) -> str:
     start = time.perf_counter()
     if view.phase == "draft":
         return _keep(view, rng)
     if view.pending is not None:
-        return _strong_plant(view, rng, start, budget, iterations, guide)
+        return _strong_plant(view, rng, start, budget, iterations, guide, reply_every)
     values = expected_step_scores(view, rivals=True)
     ranked = sorted(view.step_codes(), key=lambda code: (-values[code], code))
     deal, play_out = determinizations(view, rng.next_u64(), guide)
@@ -295,15 +301,15 @@ def _strong(view, rng, budget, iterations, guide=None) -> str:
     hand = list(view.hand)
     mine = [p for p, s in enumerate(view.visitors) if s == seat]
     #: Per (take step, taken tile): the bandit choosing the plant once the tile is seen.
-    plant_bandits: dict[tuple[int, int], _PlantBandit] = {}
+    plant_bandits: dict[tuple[int, int], _PriorBandit] = {}
+    finish = _finisher(view, play_out, reply_every)
 
     def rollout(index: int) -> float:
         table = deal()
         code = ranked[index]
         if code < TAKE_STEP:
             table.play(code)
-            play_out(table)
-            return table.reward(seat, MARGIN_SCALE)
+            return finish(table, code)
         # A take is a chance node: this deal fixes the taken tile, and the plant is chosen
         # knowing it, by a bandit of its own per (take, tile).
         position, cell = divmod(code - TAKE_STEP, 26)
@@ -314,8 +320,7 @@ def _strong(view, rng, budget, iterations, guide=None) -> str:
             bandit = plant_bandits[code, took] = _plant_bandit(order)
         plant = bandit.select()
         table.play(move_code(position, cell, None if plant == 0 else hand[plant - 1]))
-        play_out(table)
-        reward = table.reward(seat, MARGIN_SCALE)
+        reward = finish(table, code)
         bandit.update(plant, reward)
         return reward
 
@@ -323,23 +328,67 @@ def _strong(view, rng, budget, iterations, guide=None) -> str:
     return move_name(ranked[best])
 
 
-def _strong_plant(view, rng, start: float, budget: float, iterations, guide) -> str:
+def _strong_plant(view, rng, start: float, budget: float, iterations, guide, reply_every) -> str:
     """The plant of a pending take, searched knowing the taken tile: one arm per plant."""
     values = plant_scores(view, rivals=True)
     ranked = sorted(view.move_codes(), key=lambda code: (-values[code], code))
     deal, play_out = determinizations(view, rng.next_u64(), guide)
-    seat = view.seat
     _, cell, took = view.pending
+    finish = _finisher(view, play_out, reply_every)
 
     def rollout(index: int) -> float:
         table = deal()
         code = ranked[index]
         table.plant(cell, took if code == PLANT_STEP else code - PLANT_STEP - 1)
-        play_out(table)
-        return table.reward(seat, MARGIN_SCALE)
+        return finish(table, code)
 
     best = _bandit(len(ranked), rollout, start, budget, iterations)
     return move_name(ranked[best])
+
+
+def _finisher(view: View, play_out, reply_every: int | None):
+    """``finish(table, step)``: after the bot's ``step`` on a dealt ``table``, the rest of
+    the game played out, and the bot's reward.
+
+    With ``reply_every`` (master), the next seat's reply is searched before the playout: a
+    bandit per root step over the positions left, opened best first by what the reply's
+    best take there is worth to that seat (``Table.worth_at``, on the first deal that
+    reaches it) and one more each time its pulls reach ``(k - 1)^2 * reply_every``; the
+    reply places there with its best take (``Table.play_best_at``) and the bandit learns
+    that seat's own reward. So a step is judged by the answer the opponent finds to it, not
+    by a guided player's first guess.
+    """
+    seat = view.seat
+    if reply_every is None:
+
+        def finish(table, step: int) -> float:
+            play_out(table)
+            return table.reward(seat, MARGIN_SCALE)
+
+        return finish
+
+    positions = view.options.positions
+    replies: dict[int, tuple[list[int], _PriorBandit]] = {}
+
+    def finish_after_a_reply(table, step: int) -> float:
+        replier = table.to_move
+        if replier < 0:  # the step ended the game
+            return table.reward(seat, MARGIN_SCALE)
+        node = replies.get(step)
+        if node is None:
+            visitors = table.visitors
+            free = [p for p in positions if visitors[p] < 0]
+            worth = [table.worth_at(p) for p in free]
+            order = sorted(range(len(free)), key=lambda i: -worth[i])
+            node = replies[step] = ([free[i] for i in order], _prior_bandit(len(free), reply_every))
+        free, bandit = node
+        arm = bandit.select()
+        table.play_best_at(free[arm])
+        play_out(table)
+        bandit.update(arm, table.reward(replier, MARGIN_SCALE))
+        return table.reward(seat, MARGIN_SCALE)
+
+    return finish_after_a_reply
 
 
 def _bandit(arms: int, pull, start: float, budget: float, iterations) -> int:
@@ -353,29 +402,41 @@ def _bandit(arms: int, pull, start: float, budget: float, iterations) -> int:
 
 
 def _plant_bandit(order: list[int]):
-    """A take's plant bandit (``_PlantBandit``), in C when the compiled module is built."""
+    """A take's plant bandit: a ``_PriorBandit`` over the plants in ``order`` (best first)."""
+    return _prior_bandit_over(order, PLANT_WIDEN_EVERY)
+
+
+def _prior_bandit(arms: int, widen_every: int):
+    """A ``_PriorBandit`` over arms 0..arms-1, opened in that order."""
+    return _prior_bandit_over(list(range(arms)), widen_every)
+
+
+def _prior_bandit_over(order: list[int], widen_every: int):
+    """``_PriorBandit``, in C when the compiled module is built."""
     fast = compiled_module()
     if fast is None:
-        return _PlantBandit(order)
-    return fast.PlantBandit(order, PLANT_WIDEN_EVERY, EXPLORATION)
+        return _PriorBandit(order, widen_every)
+    return fast.PriorBandit(order, widen_every, EXPLORATION)
 
 
-class _PlantBandit:
-    """UCB1 over the plants of one take once the taken tile is known, widened slowly in
-    prior order: most (take, tile) pairs are dealt only a few times, and trying every plant
-    once would fill the take's value with plants a player would not choose."""
+class _PriorBandit:
+    """UCB1 over arms opened slowly in prior order (a take's plants once the taken tile is
+    known; master's replies): the k-th arm (k >= 2) opens after (k - 1)^2 * ``widen_every``
+    pulls. Most (take, tile) pairs are dealt only a few times, and trying every plant once
+    would fill the take's value with plants a player would not choose."""
 
-    __slots__ = ("means", "opened", "order", "total", "visits")
+    __slots__ = ("means", "opened", "order", "total", "visits", "widen_every")
 
-    def __init__(self, order: list[int]):
+    def __init__(self, order: list[int], widen_every: int):
         self.order = order
+        self.widen_every = widen_every
         self.visits = [0] * len(order)
         self.means = [0.0] * len(order)
         self.total = 0
         self.opened = 0
 
     def select(self) -> int:
-        width = min(len(self.order), 1 + int(math.sqrt(self.total / PLANT_WIDEN_EVERY)))
+        width = min(len(self.order), 1 + int(math.sqrt(self.total / self.widen_every)))
         if self.opened < width:
             self.opened += 1
             return self.order[self.opened - 1]
@@ -383,15 +444,16 @@ class _PlantBandit:
         opened = self.order[:width]
         return max(opened, key=lambda i: self.means[i] + c / math.sqrt(self.visits[i]))
 
-    def update(self, plant: int, reward: float) -> None:
-        self.visits[plant] += 1
-        self.means[plant] += (reward - self.means[plant]) / self.visits[plant]
+    def update(self, arm: int, reward: float) -> None:
+        self.visits[arm] += 1
+        self.means[arm] += (reward - self.means[arm]) / self.visits[arm]
         self.total += 1
 
 
 def _master(view, rng, budget, iterations) -> str:
-    """The strong search over guided playouts (``MASTER_GUIDE``)."""
-    return _strong(view, rng, budget, iterations, MASTER_GUIDE)
+    """The strong search over guided playouts (``MASTER_GUIDE``) after searched replies
+    (``MASTER_REPLY_WIDEN_EVERY``)."""
+    return _strong(view, rng, budget, iterations, MASTER_GUIDE, MASTER_REPLY_WIDEN_EVERY)
 
 
 #: The players above ``random``, by level (``GAME.bots``).

@@ -165,6 +165,42 @@ class Table:
         """The garden's code at ``cell``."""
         return self.garden[cell]
 
+    def worth_at(self, p: int) -> int:
+        """What the mover's best take at free position ``p`` is worth to it, as a guided
+        playout judges it (``_best_take``)."""
+        return self._best_take_at(p)[2]
+
+    def play_best_at(self, p: int) -> None:
+        """The mover places at ``p`` and makes its best take there, as a guided playout's
+        greedy move does (``_best_take``): a searched reply's move."""
+        seat = self.to_move
+        downs, k, _ = self._best_take_at(p)
+        if k >= 0:
+            garden = self.garden
+            cell = downs[k >> 2]
+            taken = garden[cell] - FACE_DOWN
+            slot = k & 3
+            if slot:
+                hand = self.hands[seat]
+                garden[cell] = hand[slot - 1]
+                hand[slot - 1] = taken
+            else:
+                garden[cell] = taken
+        self.visitors[p] = seat
+        self.unplaced[seat] -= 1
+        self.to_move = self._next_seat(seat)
+
+    def _best_take_at(self, p: int) -> tuple[list[int], int, int]:
+        garden, visitors, seat = self.garden, self.visitors, self.to_move
+        seen = 0
+        for q, owner in enumerate(visitors):
+            if owner == seat:
+                seen |= line_points(garden, LINES[q])[1]
+        downs = [c for c in LINES[p] if garden[c] >= FACE_DOWN]
+        no_take = 0 if self.must_pick else 1
+        k, worth = _best_take(garden, visitors, seat, p, downs, self.hands[seat], no_take, seen)
+        return downs, k, worth
+
     def reward(self, seat: int, scale: float) -> float:
         """The strong bot's reward for ``seat`` at the end: half for winning (alone, the
         rules' default tie-break), half for the margin over the best other seat squashed by

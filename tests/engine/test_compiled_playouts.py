@@ -15,6 +15,7 @@ from engine import bots, search, topiary
 from engine.rng import Rng
 from engine.topiary import bots as topiary_bots
 from engine.topiary import fastplay
+from engine.topiary.board import LINES
 
 compiled = fastplay.compiled
 
@@ -272,16 +273,68 @@ def test_the_compiled_root_bandit_stops_at_its_deadline_and_passes_on_a_pulls_er
         compiled.bandit(5, failing, 0.0, 0.0, 10, 0.5, 6, 1.0, 0.97)
 
 
-def test_the_compiled_plant_bandit_chooses_the_references_plants():
+@pytest.mark.parametrize(("arms", "widen_every"), [(4, topiary_bots.PLANT_WIDEN_EVERY), (41, 1)])
+def test_the_compiled_prior_bandit_chooses_the_references_arms(arms, widen_every):
+    """A take's plants (4 arms) and master's replies (a position each) alike."""
     for seed in range(40):
         rand = random.Random(seed)
-        order = rand.sample(range(4), 4)
+        order = rand.sample(range(arms), arms)
         means = [rand.random() for _ in order]
-        reference = topiary_bots._PlantBandit(order)
-        fast = compiled.PlantBandit(order, topiary_bots.PLANT_WIDEN_EVERY, search.EXPLORATION)
+        reference = topiary_bots._PriorBandit(order, widen_every)
+        fast = compiled.PriorBandit(order, widen_every, search.EXPLORATION)
         for _ in range(600):
-            plant = reference.select()
-            assert fast.select() == plant
-            reward = min(1.0, max(0.0, rand.gauss(means[plant], 0.3)))
-            reference.update(plant, reward)
-            fast.update(plant, reward)
+            arm = reference.select()
+            assert fast.select() == arm
+            reward = min(1.0, max(0.0, rand.gauss(means[arm], 0.3)))
+            reference.update(arm, reward)
+            fast.update(arm, reward)
+
+
+@pytest.mark.parametrize(
+    "options", TABLES[:3], ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items())
+)
+def test_a_searched_replys_worth_and_move_at_each_position_are_the_references(options):
+    """Master's replies (``Table.worth_at``, ``Table.play_best_at``) on dealt tables: the
+    same worth at every free position, the same table after the move, in C and in Python."""
+    moved = 0
+    for state in play_phase_positions(options, 6, seed=47)[::3]:
+        for p in fastplay.Table(state).free_positions():
+            reference = fastplay.Table(state)
+            fast = compiled.Table.of(reference)
+            assert fast.worth_at(p) == reference.worth_at(p)
+            reference.play_best_at(p)
+            fast.play_best_at(p)
+            same_table(reference, fast)
+            assert reference.visitors[p] == state.to_move
+            moved += 1
+    assert moved > 300
+
+
+def test_a_searched_reply_makes_the_take_its_worth_counts():
+    """``play_best_at`` leaves the mover with what ``worth_at`` promised: its line's points
+    and hand points after the move match the worth whenever no other occupied line runs
+    through the taken cell (the worth then counts nothing else)."""
+    checked = 0
+    for state in play_phase_positions({"players": 2}, 8, seed=48):
+        table = fastplay.Table(state)
+        mover = table.to_move
+        for p in table.free_positions():
+            downs = [c for c in LINES[p] if table.garden[c] >= topiary.FACE_DOWN]
+            crossed = any(
+                table.visitors[q] >= 0 and q != p
+                for c in downs
+                for q in fastplay.POSITIONS_THROUGH[c]
+            )
+            if crossed:
+                continue
+            after = table.copy()
+            worth = after.worth_at(p)
+            after.play_best_at(p)
+            seen = 0
+            for q, owner in enumerate(after.visitors):
+                if owner == mover:
+                    seen |= fastplay.line_points(after.garden, LINES[q])[1]
+            points, _ = fastplay.line_points(after.garden, LINES[p])
+            assert points + fastplay.hand_points(after.hands[mover], seen) == worth
+            checked += 1
+    assert checked > 100
