@@ -16,6 +16,7 @@ from engine.errors import IllegalMove
 from engine.fastplay import hand_points, line_points
 from engine.rng import Rng
 from engine.topiary import LINES
+from engine.topiary import fastplay as topiary_fastplay
 from engine.topiary.bots import expected_scores, expected_step_scores
 from tests.engine import EXAMPLES
 
@@ -227,6 +228,33 @@ def test_the_strong_bot_searches_the_plant_of_a_pending_take_reproducibly():
     view = state.apply(step).view(state.to_move)
     plants = {bots.choose_move(view, "strong", rng=Rng(3), iterations=200) for _ in range(2)}
     assert len(plants) == 1 and plants <= set(view.legal_moves())
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_master_judges_each_searched_step_by_the_next_seats_answer(players, monkeypatch):
+    """Each master iteration plays the next seat's answer to the step (a free position, its
+    best take there) before the playout, for a step and for a pending take's plant alike;
+    strong's iterations go straight to the playout."""
+    monkeypatch.setattr(topiary_fastplay, "compiled", None)  # the reference table, watched
+    answers = []
+    play_best_at = topiary_fastplay.Table.play_best_at
+
+    def watched(table, position):
+        answers.append((table.to_move, table.visitors[position]))
+        play_best_at(table, position)
+
+    monkeypatch.setattr(topiary_fastplay.Table, "play_best_at", watched)
+    state = topiary_positions({"players": players}, 9, seed=21)[-1]
+    view = state.view(state.to_move)
+    answering = (state.to_move + 1) % players
+    bots.choose_move(view, "strong", rng=Rng(2), iterations=120)
+    assert answers == []
+    bots.choose_move(view, "master", rng=Rng(2), iterations=120)
+    assert answers == [(answering, -1)] * 120
+    take = next(s for s in state.legal_steps() if " " in s)
+    answers.clear()
+    bots.choose_move(state.apply(take).view(state.to_move), "master", rng=Rng(2), iterations=50)
+    assert answers == [(answering, -1)] * 50
 
 
 def test_determinizations_of_a_pending_take_keep_the_hand_of_four_and_the_gap():
