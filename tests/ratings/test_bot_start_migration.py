@@ -1,7 +1,7 @@
 """Ratings 0004: the house bots' Wizards' Garden ratings move to their level's measured
 strength as if they had started there (as 0003 did for Topiary); their Topiary ratings and
-everyone else's stay, and going back undoes it. Ratings 0005 and 0006: the Topiary master
-moves by its new search's measured strength, nothing else does."""
+everyone else's stay, and going back undoes it. Ratings 0005, 0006 and 0007: the Topiary
+master moves by its new search's measured strength, nothing else does."""
 
 from importlib import import_module
 
@@ -17,6 +17,7 @@ pytestmark = pytest.mark.django_db
 BEFORE = ("ratings", "0003_house_bots_start_at_their_measured_strength")
 GARDEN = ("ratings", "0004_garden_bots_start_at_their_measured_strength")
 GUIDED = ("ratings", "0005_topiary_master_moves_to_its_guided_search_strength")
+WIDER = ("ratings", "0006_topiary_master_moves_to_its_wider_playouts_strength")
 MEASURED = import_module(
     "ratings.migrations.0004_garden_bots_start_at_their_measured_strength"
 ).MEASURED["wizards_garden"]
@@ -67,11 +68,18 @@ def test_the_topiary_master_moves_to_its_guided_search_strength_and_back():
     # Measured 1683 with random playouts, 1796 with guided ones: master alone moves.
     assert after["topiarymaster", "topiary"] == 1700 + 1796 - 1683
     assert {key: value for key, value in after.items() if key in others} == others
-    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+    migrate([WIDER])
     after = values()
-    # 1853 since its playouts weigh the hand and every line through the taken cell.
+    # 1853 once its playouts weighed the hand and every line through the taken cell.
     assert after["topiarymaster", "topiary"] == 1700 + 1853 - 1683
     assert {key: value for key, value in after.items() if key in others} == others
+    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+    after = values()
+    # 1951 since it searches the next seat's answer before each playout.
+    assert after["topiarymaster", "topiary"] == 1700 + 1951 - 1683
+    assert {key: value for key, value in after.items() if key in others} == others
+    migrate([WIDER])
+    assert values()["topiarymaster", "topiary"] == 1700 + 1853 - 1683
     migrate([GUIDED])
     assert values()["topiarymaster", "topiary"] == 1700 + 1796 - 1683
     migrate([GARDEN])
