@@ -257,20 +257,13 @@ cdef class Table:
     def play_best_at(self, int p) -> None:
         """As ``fastplay.Table.play_best_at``: place at ``p`` with the best take there."""
         cdef int downs[5]
-        cdef int mover = self.to_move, count, worth, k, cell, taken, slot
-        k = self.best_take_at(p, downs, &count, &worth)
-        if k >= 0:
-            cell = downs[k >> 2]
-            taken = self._garden[cell] - FACE_DOWN
+        cdef int count, worth, slot, k = self.best_take_at(p, downs, &count, &worth)
+        if k < 0:
+            self.play((p * 26 + NO_TAKE) * PLANTS)
+        else:
             slot = k & 3
-            if slot:
-                self._garden[cell] = self._hands[mover][slot - 1]
-                self._hands[mover][slot - 1] = taken
-            else:
-                self._garden[cell] = taken
-        self._visitors[p] = mover
-        self._unplaced[mover] -= 1
-        self.to_move = self.next_seat(mover)
+            self.play((p * 26 + downs[k >> 2]) * PLANTS
+                      + (self._hands[self.to_move][slot - 1] + 1 if slot else 0))
 
     def plant(self, int cell, int tile) -> None:
         """Finish the mover's pending take in place, as ``fastplay.Table.plant``."""

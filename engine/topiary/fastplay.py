@@ -173,22 +173,13 @@ class Table:
     def play_best_at(self, p: int) -> None:
         """The mover places at ``p`` and makes its best take there, as a guided playout's
         greedy move does (``_best_take``): a searched reply's move."""
-        seat = self.to_move
         downs, k, _ = self._best_take_at(p)
-        if k >= 0:
-            garden = self.garden
-            cell = downs[k >> 2]
-            taken = garden[cell] - FACE_DOWN
+        if k < 0:
+            self.play(move_code(p))
+        else:
             slot = k & 3
-            if slot:
-                hand = self.hands[seat]
-                garden[cell] = hand[slot - 1]
-                hand[slot - 1] = taken
-            else:
-                garden[cell] = taken
-        self.visitors[p] = seat
-        self.unplaced[seat] -= 1
-        self.to_move = self._next_seat(seat)
+            plant = self.hands[self.to_move][slot - 1] if slot else None
+            self.play(move_code(p, downs[k >> 2], plant))
 
     def _best_take_at(self, p: int) -> tuple[list[int], int, int]:
         garden, visitors, seat = self.garden, self.visitors, self.to_move
