@@ -71,15 +71,22 @@ def test_a_pushed_alert_shows_and_its_click_opens_the_game(asgi_server, browser,
     )[-1]
 
     text = in_thread(lambda: alert_text(event=Event.TURN, subject=game.pk, ply=game.ply, user=bob))
-    cdp.send(
-        "ServiceWorker.deliverPushMessage",
-        {
-            "origin": asgi_server,
-            "registrationId": registration["registrationId"],
-            "data": json.dumps(text),
-        },
-    )
-    shown = until(lambda: page.evaluate(NOTIFICATIONS), "notification")
+    push = {
+        "origin": asgi_server,
+        "registrationId": registration["registrationId"],
+        "data": json.dumps(text),
+    }
+    # A push the browser delivers while it is still settling the worker can be dropped (once
+    # now and then in a whole-suite run); a push service retries, so the test does: the tag
+    # makes a second delivery replace the first, never add to it.
+    for attempt in range(4):
+        cdp.send("ServiceWorker.deliverPushMessage", push)
+        try:
+            shown = until(lambda: page.evaluate(NOTIFICATIONS), "notification", patience=5)
+            break
+        except AssertionError:
+            if attempt == 3:
+                raise
     assert shown == [
         {
             "title": f"Your turn in Topiary #{game.pk} against {ann.username}",
