@@ -76,9 +76,9 @@ def test_a_pushed_alert_shows_and_its_click_opens_the_game(asgi_server, browser,
         "registrationId": registration["registrationId"],
         "data": json.dumps(text),
     }
-    # A push the browser delivers while it is still settling the worker can be dropped (once
-    # now and then in a whole-suite run); a push service retries, so the test does: the tag
-    # makes a second delivery replace the first, never add to it.
+    # Headless Chromium now and then drops a push delivered over CDP (once in a whole-suite
+    # run); a push service retries, so the test does: the alert's tag makes a second
+    # delivery replace the first, never add to it.
     for attempt in range(4):
         cdp.send("ServiceWorker.deliverPushMessage", push)
         try:
