@@ -317,7 +317,7 @@ def _strong(view, rng, budget, iterations, guide=None, reply_every=None) -> str:
         bandit = plant_bandits.get((code, took))
         if bandit is None:
             order = table.plant_order([*mine, position], cell, took, hand)
-            bandit = plant_bandits[code, took] = _plant_bandit(order)
+            bandit = plant_bandits[code, took] = _prior_bandit(order, PLANT_WIDEN_EVERY)
         plant = bandit.select()
         table.play(move_code(position, cell, None if plant == 0 else hand[plant - 1]))
         reward = finish(table, code)
@@ -380,7 +380,7 @@ def _finisher(view: View, play_out, reply_every: int | None):
             free = [p for p in positions if visitors[p] < 0]
             worth = [table.worth_at(p) for p in free]
             order = sorted(range(len(free)), key=lambda i: -worth[i])
-            node = replies[step] = ([free[i] for i in order], _prior_bandit(len(free), reply_every))
+            node = replies[step] = (free, _prior_bandit(order, reply_every))
         free, bandit = node
         arm = bandit.select()
         table.play_best_at(free[arm])
@@ -401,18 +401,9 @@ def _bandit(arms: int, pull, start: float, budget: float, iterations) -> int:
                        search.WIDEN_PER_SQRT, search.BUDGET_SHARE)  # fmt: skip
 
 
-def _plant_bandit(order: list[int]):
-    """A take's plant bandit: a ``_PriorBandit`` over the plants in ``order`` (best first)."""
-    return _prior_bandit_over(order, PLANT_WIDEN_EVERY)
-
-
-def _prior_bandit(arms: int, widen_every: int):
-    """A ``_PriorBandit`` over arms 0..arms-1, opened in that order."""
-    return _prior_bandit_over(list(range(arms)), widen_every)
-
-
-def _prior_bandit_over(order: list[int], widen_every: int):
-    """``_PriorBandit``, in C when the compiled module is built."""
+def _prior_bandit(order: list[int], widen_every: int):
+    """A ``_PriorBandit`` over the arms in ``order`` (best first), in C when the compiled
+    module is built."""
     fast = compiled_module()
     if fast is None:
         return _PriorBandit(order, widen_every)
